@@ -1,0 +1,356 @@
+package jsonc
+
+import (
+	"bytes"
+	"fmt"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+)
+
+type tokenKind uint8
+
+const (
+	tokEOF tokenKind = iota
+	tokLBrace
+	tokRBrace
+	tokLBracket
+	tokRBracket
+	tokColon
+	tokComma
+	tokString // double- or single-quoted
+	tokWord   // a run of word bytes: a number, true/false/null, or an unquoted name
+	tokJunk   // a run of bytes that cannot start any token
+)
+
+// token is one significant token; whitespace and comments never are.
+type token struct {
+	kind tokenKind
+	span span.Span
+	str  string // tokString: the decoded value
+	// closed reports whether a tokString has its closing quote.
+	closed bool
+}
+
+// lexer splits the input into tokens, recording comments and lexical
+// errors in the File as it goes. Each byte is lexed exactly once, which is
+// what keeps Parse linear.
+type lexer struct {
+	src []byte
+	// text is an immutable copy of src. Token strings and node values are
+	// substrings of it, so the common escape-free string costs no
+	// allocation of its own.
+	text string
+	pos  int
+	f    *File
+	// muted drops the errors inside strings the parser skips without
+	// analysing them (content after the top-level value, or nested too
+	// deep). Comments are trivia and are checked even there.
+	muted bool
+}
+
+// report records a lexical error.
+func (l *lexer) report(s span.Span, code, format string, args ...any) {
+	l.f.Errors = append(l.f.Errors, SyntaxError{Span: s, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// reportRun is report for per-byte problems (invalid UTF-8, control
+// characters): an error adjacent to a previous one of the same code
+// extends it, giving one error per run rather than one per byte.
+func (l *lexer) reportRun(s span.Span, code, message string) {
+	if n := len(l.f.Errors); n > 0 {
+		if last := &l.f.Errors[n-1]; last.Code == code && last.Span.End == s.Start {
+			last.Span.End = s.End
+			return
+		}
+	}
+	l.report(s, code, "%s", message)
+}
+
+// next returns the next token, skipping whitespace and comments.
+func (l *lexer) next() token {
+	l.skipTrivia()
+	start := l.pos
+	if start == len(l.src) {
+		return token{kind: tokEOF, span: span.New(start, start)}
+	}
+	c := l.src[start]
+	if k := punctuation(c); k != tokEOF {
+		l.pos++
+		return token{kind: k, span: span.New(start, l.pos)}
+	}
+	switch {
+	case c == '"' || c == '\'':
+		n := len(l.f.Errors)
+		t := l.string(c)
+		if l.muted {
+			l.f.Errors = l.f.Errors[:n]
+		}
+		return t
+	case isWordByte(c):
+		for l.pos < len(l.src) && isWordByte(l.src[l.pos]) {
+			l.pos++
+		}
+		return token{kind: tokWord, span: span.New(start, l.pos)}
+	}
+	for l.pos < len(l.src) && l.isJunk(l.pos) {
+		l.pos++
+	}
+	return token{kind: tokJunk, span: span.New(start, l.pos)}
+}
+
+func punctuation(c byte) tokenKind {
+	switch c {
+	case '{':
+		return tokLBrace
+	case '}':
+		return tokRBrace
+	case '[':
+		return tokLBracket
+	case ']':
+		return tokRBracket
+	case ':':
+		return tokColon
+	case ',':
+		return tokComma
+	}
+	return tokEOF
+}
+
+// isWordByte reports whether c belongs in a tokWord. The set is the one
+// hujson uses for literals plus '_' and '$', so that unquoted names like
+// my_server stay one token.
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '+' || c == '.' || c == '_' || c == '$'
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// isJunk reports whether the byte at i cannot start any token, trivia
+// included. Runs of such bytes form one tokJunk, hence one error.
+func (l *lexer) isJunk(i int) bool {
+	c := l.src[i]
+	return !isSpace(c) && punctuation(c) == tokEOF && c != '"' && c != '\'' &&
+		!isWordByte(c) && !l.commentAt(i)
+}
+
+func (l *lexer) commentAt(i int) bool {
+	return l.src[i] == '/' && i+1 < len(l.src) && (l.src[i+1] == '/' || l.src[i+1] == '*')
+}
+
+// skipTrivia advances past whitespace and comments. Whitespace is JSON's
+// four characters only: anything else (form feed, NBSP, a BOM in the
+// middle) is junk, as it is for every strict reader.
+func (l *lexer) skipTrivia() {
+	for l.pos < len(l.src) {
+		switch {
+		case isSpace(l.src[l.pos]):
+			l.pos++
+		case l.commentAt(l.pos):
+			l.comment()
+		default:
+			return
+		}
+	}
+}
+
+// comment consumes the comment at l.pos and records it. A line comment
+// ends before the first CR or LF, the line breaks an editor (and the LSP
+// position mapping) recognises.
+func (l *lexer) comment() {
+	start := l.pos
+	var end int
+	if l.src[start+1] == '/' {
+		end = len(l.src)
+		if i := bytes.IndexAny(l.src[start:], "\r\n"); i >= 0 {
+			end = start + i
+		}
+	} else if i := bytes.Index(l.src[start+2:], []byte("*/")); i >= 0 {
+		end = start + 2 + i + 2
+	} else {
+		end = len(l.src)
+		l.report(span.New(start, start+2), CodeUnterminatedComment, "unterminated comment: missing */")
+	}
+	l.pos = end
+	l.f.Comments = append(l.f.Comments, span.New(start, end))
+	l.checkUTF8(start, end)
+}
+
+// checkUTF8 reports the invalid UTF-8 in src[start:end], a comment.
+func (l *lexer) checkUTF8(start, end int) {
+	if utf8.Valid(l.src[start:end]) {
+		return
+	}
+	for i := start; i < end; {
+		r, size := utf8.DecodeRune(l.src[i:end])
+		if r == utf8.RuneError && size == 1 {
+			l.reportRun(span.New(i, i+1), CodeInvalidUTF8, "invalid UTF-8 in comment")
+		}
+		i += size
+	}
+}
+
+// string scans a string starting with quote at l.pos. Strings cannot span
+// lines, so an unterminated string ends at the end of its line instead of
+// swallowing the rest of the file.
+func (l *lexer) string(quote byte) token {
+	start := l.pos
+	// Fast path: no escapes, control characters or invalid UTF-8, so the
+	// value is a substring of the text.
+	i := start + 1
+	for i < len(l.src) {
+		c := l.src[i]
+		if c == quote {
+			l.pos = i + 1
+			return l.stringToken(start, l.text[start+1:i], true)
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		if c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(l.src[i:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		i += size
+	}
+	buf := make([]byte, 0, i-start+16)
+	buf = append(buf, l.src[start+1:i]...)
+	return l.slowString(quote, start, i, buf)
+}
+
+// slowString continues scanning a string at i, decoding into buf.
+func (l *lexer) slowString(quote byte, start, i int, buf []byte) token {
+	for i < len(l.src) {
+		c := l.src[i]
+		switch {
+		case c == quote:
+			l.pos = i + 1
+			return l.stringToken(start, string(buf), true)
+		case c == '\n' || c == '\r':
+			l.pos = i
+			return l.stringToken(start, string(buf), false)
+		case c == '\\':
+			i, buf = l.escape(quote, i, buf)
+		case c < 0x20:
+			l.reportRun(span.New(i, i+1), CodeControlCharacter, "control characters in strings must be escaped")
+			buf = append(buf, c)
+			i++
+		case c < utf8.RuneSelf:
+			buf = append(buf, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(l.src[i:])
+			if r == utf8.RuneError && size == 1 {
+				l.reportRun(span.New(i, i+1), CodeInvalidUTF8, "invalid UTF-8 in string")
+			}
+			buf = utf8.AppendRune(buf, r)
+			i += size
+		}
+	}
+	l.pos = i
+	return l.stringToken(start, string(buf), false)
+}
+
+// stringToken builds the token for the string src[start:l.pos] and reports
+// what is wrong with its delimiters.
+func (l *lexer) stringToken(start int, value string, closed bool) token {
+	s := span.New(start, l.pos)
+	switch {
+	case !closed:
+		l.report(s, CodeUnterminatedString, "unterminated string")
+	case l.src[start] == '\'':
+		l.report(s, CodeSingleQuotedString, "strings must use double quotes")
+	}
+	return token{kind: tokString, span: s, str: value, closed: closed}
+}
+
+// escape decodes the escape sequence at src[i] == '\\', appending to buf,
+// and returns the index after it. Decoding follows encoding/json, which
+// is what tools reading the file see: a lone surrogate becomes U+FFFD.
+// An invalid escape is reported and kept verbatim, because the likeliest
+// cause is an unescaped backslash such as in a Windows path.
+func (l *lexer) escape(quote byte, i int, buf []byte) (int, []byte) {
+	if i+1 == len(l.src) || l.src[i+1] == '\n' || l.src[i+1] == '\r' {
+		// The string is unterminated; the caller reports that.
+		return i + 1, append(buf, '\\')
+	}
+	switch c := l.src[i+1]; c {
+	case '"', '\\', '/':
+		return i + 2, append(buf, c)
+	case 'b':
+		return i + 2, append(buf, '\b')
+	case 'f':
+		return i + 2, append(buf, '\f')
+	case 'n':
+		return i + 2, append(buf, '\n')
+	case 'r':
+		return i + 2, append(buf, '\r')
+	case 't':
+		return i + 2, append(buf, '\t')
+	case '\'':
+		if quote == '\'' { // already reported as a single-quoted string
+			return i + 2, append(buf, c)
+		}
+	case 'u':
+		return l.unicodeEscape(i, buf)
+	}
+	r, size := utf8.DecodeRune(l.src[i+1:])
+	msg := "invalid escape sequence in string"
+	if unicode.IsPrint(r) {
+		msg = fmt.Sprintf("invalid escape \\%c in string", r)
+	}
+	l.report(span.New(i, i+1+size), CodeInvalidEscape, "%s", msg)
+	return i + 1 + size, utf8.AppendRune(append(buf, '\\'), r)
+}
+
+// unicodeEscape decodes \uXXXX at src[i], combining a surrogate pair.
+func (l *lexer) unicodeEscape(i int, buf []byte) (int, []byte) {
+	r, n := hex4(l.src[i+2:])
+	if n < 4 {
+		l.report(span.New(i, i+2+n), CodeInvalidEscape, "invalid escape %s in string: expected four hex digits", l.src[i:i+2+n])
+		return i + 2 + n, append(buf, l.src[i:i+2+n]...)
+	}
+	i += 6
+	if !utf16.IsSurrogate(r) {
+		return i, utf8.AppendRune(buf, r)
+	}
+	if i+1 < len(l.src) && l.src[i] == '\\' && l.src[i+1] == 'u' {
+		if r2, n := hex4(l.src[i+2:]); n == 4 {
+			if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+				return i + 6, utf8.AppendRune(buf, dec)
+			}
+		}
+	}
+	return i, utf8.AppendRune(buf, utf8.RuneError)
+}
+
+// hex4 decodes up to four hex digits at the start of b, returning the
+// value and how many digits there were.
+func hex4(b []byte) (rune, int) {
+	var r rune
+	for n := range 4 {
+		if n == len(b) {
+			return r, n
+		}
+		c := b[n]
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return r, n
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, 4
+}

@@ -1,0 +1,536 @@
+package jsonc
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+)
+
+// MaxDepth is the deepest nesting of objects and arrays Parse builds.
+// Content nested deeper is skipped (by counting brackets, in linear time)
+// and reported once, so that the parser and every recursive consumer of
+// the tree run in bounded stack space whatever the input.
+const MaxDepth = 1000
+
+// Parse parses src as JSONC. It never fails: syntax errors are recorded in
+// File.Errors and the tree keeps everything that could be recovered. It
+// runs in time linear in len(src), does not modify src, and retains it as
+// File.Src.
+func Parse(src []byte) *File {
+	f := &File{Src: src}
+	p := &parser{lexer: lexer{src: src, text: string(src), f: f}, clean: true, lastErr: -1}
+	if bytes.HasPrefix(src, bom) {
+		f.BOM = true
+		p.pos = len(bom)
+	}
+	p.prevEnd = p.pos
+	p.tok = p.next()
+	p.file()
+	slices.SortStableFunc(f.Errors, func(a, b SyntaxError) int { return cmp.Compare(a.Span.Start, b.Span.Start) })
+	return f
+}
+
+var bom = []byte("\uFEFF")
+
+// parser is a recursive-descent parser over the lexer's tokens with one
+// token of lookahead (two where a member's missing colon needs it).
+//
+// Error recovery follows two rules that keep it to about one error per
+// mistake. First, every error is attached to a token and parsing resumes
+// as if the likeliest fix had been made (a missing comma inserted, a stray
+// token deleted). Second, an error is suppressed when no token has been
+// accepted since the previous one, or when it is at the same place: those
+// are consequences of the previous error, not new mistakes.
+type parser struct {
+	lexer
+	tok      token // the current token
+	ahead    token // the token after tok, if hasAhead
+	hasAhead bool
+	prevEnd  int // end of the last token consumed
+
+	clean   bool // a token was accepted since the last parser error
+	lastErr int  // Span.Start of the last parser error
+
+	// Open containers enclosing the current position, by kind. A closing
+	// bracket that does not match the innermost container but matches an
+	// enclosing one closes the inner one as unclosed; otherwise it is a
+	// stray token.
+	openObjects, openArrays int
+
+	// Slabs that nodes and members are carved from: one allocation per
+	// chunk instead of one per node.
+	nodeSlab   []Node
+	memberSlab []Member
+}
+
+// advance moves to the next token.
+func (p *parser) advance() {
+	p.prevEnd = p.tok.span.End
+	if p.hasAhead {
+		p.tok, p.hasAhead = p.ahead, false
+		return
+	}
+	p.tok = p.next()
+}
+
+// accept consumes the current token as part of the structure. A string
+// missing its closing quote does not count as a clean token: what follows
+// it on the next line is likely a consequence of the missing quote.
+func (p *parser) accept() {
+	p.clean = p.tok.kind != tokString || p.tok.closed
+	p.advance()
+}
+
+// skip consumes the current token as part of an error.
+func (p *parser) skip() { p.advance() }
+
+// peek returns the token after the current one.
+func (p *parser) peek() token {
+	if !p.hasAhead {
+		p.ahead, p.hasAhead = p.next(), true
+	}
+	return p.ahead
+}
+
+// errorf records a parser error unless it is a consequence of the previous
+// one (see parser). An error at the end of input (an empty span) is always
+// reported unless one was already reported there, so an unclosed bracket
+// is not hidden by an unrelated earlier error.
+func (p *parser) errorf(s span.Span, code, format string, args ...any) {
+	if s.Start != p.lastErr && (p.clean || s.IsEmpty()) {
+		p.report(s, code, format, args...)
+	}
+	p.lastErr = s.Start
+	p.clean = false
+}
+
+// expected returns where something missing was expected: the current
+// token, or at the end of input an insertion point right after the last
+// token, where the user will type it.
+func (p *parser) expected() span.Span {
+	if p.tok.kind == tokEOF {
+		return span.New(p.prevEnd, p.prevEnd)
+	}
+	return p.tok.span
+}
+
+func (p *parser) newNode(kind Kind, s span.Span) *Node {
+	if len(p.nodeSlab) == 0 {
+		p.nodeSlab = make([]Node, 64)
+	}
+	n := &p.nodeSlab[0]
+	p.nodeSlab = p.nodeSlab[1:]
+	n.Kind, n.Span = kind, s
+	return n
+}
+
+// missing returns the Invalid node standing for a value that is not there.
+func (p *parser) missing() *Node {
+	at := p.expected().Start
+	return p.newNode(Invalid, span.New(at, at))
+}
+
+// file parses the whole input.
+func (p *parser) file() {
+	for !startsValue(p.tok.kind) && p.tok.kind != tokEOF {
+		p.unexpected("expected a JSON value")
+	}
+	if p.tok.kind == tokEOF {
+		return
+	}
+	p.f.Root = p.value(0)
+	if p.tok.kind != tokEOF {
+		p.trailingContent()
+	}
+}
+
+// trailingContent reports everything after the top-level value as one
+// error and skips it unanalysed.
+func (p *parser) trailingContent() {
+	start := p.tok.span.Start
+	p.muted = true
+	for p.tok.kind != tokEOF {
+		p.skip()
+	}
+	p.muted = false
+	p.errorf(span.New(start, p.prevEnd), CodeTrailingContent, "unexpected content after the top-level value")
+}
+
+func startsValue(k tokenKind) bool {
+	return k == tokLBrace || k == tokLBracket || k == tokString || k == tokWord
+}
+
+// value parses a value at nesting depth depth (that of the enclosing
+// container). If there is none, it reports that and returns an Invalid node
+// without consuming the token that is there instead.
+func (p *parser) value(depth int) *Node {
+	for p.tok.kind == tokJunk || p.tok.kind == tokColon {
+		p.unexpected("expected a value")
+	}
+	switch p.tok.kind {
+	case tokLBrace:
+		return p.object(depth + 1)
+	case tokLBracket:
+		return p.array(depth + 1)
+	case tokString:
+		n := p.newNode(String, p.tok.span)
+		n.Str, n.Closed = p.tok.str, p.tok.closed
+		p.accept()
+		return n
+	case tokWord:
+		return p.literal()
+	}
+	n := p.missing()
+	p.errorf(p.expected(), CodeMissingValue, "expected a value")
+	return n
+}
+
+// unexpected reports and skips the current token.
+func (p *parser) unexpected(expectation string) {
+	tok := p.tok
+	p.errorf(p.skipToken(), CodeUnexpectedToken, "%s, found %s", expectation, p.describe(tok))
+}
+
+// skipToken skips the current token, or the whole run if it is junk, and
+// returns the skipped span. Skipping junk keeps the structure around it:
+// in {"a": 1 @ "b": 2} the '@' is the mistake, not the members.
+func (p *parser) skipToken() span.Span {
+	junk := p.tok.kind == tokJunk
+	s := p.tok.span
+	p.skip()
+	for junk && p.tok.kind == tokJunk {
+		s.End = p.tok.span.End
+		p.skip()
+	}
+	return s
+}
+
+// describe names a token for an error message.
+func (p *parser) describe(tok token) string {
+	text := p.text[tok.span.Start:tok.span.End]
+	switch tok.kind {
+	case tokEOF:
+		return "end of file"
+	case tokString:
+		return "string"
+	case tokWord:
+		return truncate(text)
+	case tokJunk:
+		if r, size := utf8.DecodeRuneInString(text); size == len(text) && r != utf8.RuneError {
+			return "character " + strconv.QuoteRune(r)
+		}
+		return "characters " + strconv.Quote(truncate(text))
+	}
+	return "'" + text + "'"
+}
+
+// truncate shortens s for a message, without splitting a UTF-8 sequence.
+func truncate(s string) string {
+	const max = 24
+	if len(s) <= max {
+		return s
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// literal parses a word in value position: true, false, null or a number.
+// Anything else that looks like a number is still a Number (with an error)
+// so that schema checks see the type the user meant.
+func (p *parser) literal() *Node {
+	s := p.tok.span
+	text := p.text[s.Start:s.End]
+	var n *Node
+	switch text {
+	case "true":
+		n = p.newNode(True, s)
+	case "false":
+		n = p.newNode(False, s)
+	case "null":
+		n = p.newNode(Null, s)
+	default:
+		if c := text[0]; c == '-' || c == '+' || c == '.' || '0' <= c && c <= '9' {
+			n = p.newNode(Number, s)
+			n.Str = text
+			if problem := numberProblem(text); problem != "" {
+				p.errorf(s, CodeInvalidNumber, "invalid number %s: %s", truncate(text), problem)
+			}
+		} else {
+			n = p.newNode(Invalid, s)
+			p.errorf(s, CodeInvalidValue, "%s", invalidValueMessage(text))
+		}
+	}
+	p.accept()
+	return n
+}
+
+func invalidValueMessage(text string) string {
+	for _, lit := range []string{"true", "false", "null"} {
+		if strings.EqualFold(text, lit) {
+			return fmt.Sprintf("invalid value %s: JSON literals are lower case (%s)", text, lit)
+		}
+	}
+	return fmt.Sprintf("invalid value %s: expected a string (in double quotes), number, true, false or null", truncate(text))
+}
+
+// numberProblem explains why s is not a JSON number, or returns "".
+// The grammar is -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
+func numberProblem(s string) string {
+	i := 0
+	if s[i] == '-' {
+		i++
+	}
+	switch {
+	case i == len(s) || s[i] < '0' || s[i] > '9':
+		return "expected a digit" + where(s, i)
+	case s[i] == '0' && i+1 < len(s) && '0' <= s[i+1] && s[i+1] <= '9':
+		return "leading zeros are not allowed"
+	}
+	i = digits(s, i)
+	if i < len(s) && s[i] == '.' {
+		if j := digits(s, i+1); j > i+1 {
+			i = j
+		} else {
+			return "expected a digit" + where(s, i+1)
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if j := digits(s, i); j > i {
+			i = j
+		} else {
+			return "expected a digit" + where(s, i)
+		}
+	}
+	if i < len(s) {
+		return "unexpected " + strconv.QuoteRune(rune(s[i]))
+	}
+	return ""
+}
+
+func digits(s string, i int) int {
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+func where(s string, i int) string {
+	if i == len(s) {
+		return " at the end"
+	}
+	return ", found " + strconv.QuoteRune(rune(s[i]))
+}
+
+// object parses an object starting at the current '{'.
+func (p *parser) object(depth int) *Node {
+	if depth > MaxDepth {
+		return p.tooDeep()
+	}
+	obj := p.newNode(Object, p.tok.span)
+	p.accept()
+	p.openObjects++
+	p.members(obj, depth)
+	p.openObjects--
+	return obj
+}
+
+// members parses an object's members up to and including its '}'.
+func (p *parser) members(obj *Node, depth int) {
+	needComma := false
+	for {
+		switch tok := p.tok; {
+		case tok.kind == tokRBrace:
+			p.close(obj)
+			return
+		case tok.kind == tokEOF || tok.kind == tokRBracket && p.openArrays > 0:
+			p.unclosed(obj, CodeUnclosedObject, "unclosed object: expected '}'")
+			return
+		case tok.kind == tokComma && needComma:
+			p.accept()
+			p.noteTrailingComma(tok, tokRBrace)
+			needComma = false
+		case tok.kind == tokString || tok.kind == tokWord:
+			if needComma {
+				p.errorf(tok.span, CodeMissingComma, "expected ',' or '}' after object member")
+			}
+			obj.addMember(p.member(depth))
+			needComma = true
+		case tok.kind == tokLBrace || tok.kind == tokLBracket:
+			// A value without a name; skip all of it, not just the bracket.
+			p.errorf(tok.span, CodeUnexpectedToken, "expected property name or '}', found %s", p.describe(tok))
+			p.skipValue()
+		default: // ',' without a member before it, ':', junk, stray ']'
+			p.unexpected("expected property name or '}'")
+		}
+	}
+}
+
+// member parses "key": value, starting at the key.
+func (p *parser) member(depth int) *Member {
+	if len(p.memberSlab) == 0 {
+		p.memberSlab = make([]Member, 32)
+	}
+	m := &p.memberSlab[0]
+	p.memberSlab = p.memberSlab[1:]
+	m.Key = p.key()
+	m.Colon = -1
+	if p.colon(m) {
+		m.Value = p.value(depth)
+	} else {
+		m.Value = p.missing()
+	}
+	m.Span = m.Key.Span.Cover(m.Value.Span)
+	return m
+}
+
+// key parses a member name: a string, or a word as in {command: "npx"}.
+func (p *parser) key() *Node {
+	tok := p.tok
+	n := p.newNode(String, tok.span)
+	if tok.kind == tokWord {
+		n.Str, n.Closed = p.text[tok.span.Start:tok.span.End], true // nothing to close
+		p.errorf(tok.span, CodeUnquotedKey, "property name %s must be in double quotes", truncate(n.Str))
+	} else {
+		n.Str, n.Closed = tok.str, tok.closed
+	}
+	p.accept()
+	return n
+}
+
+// colon consumes the ':' after a key, recording it in m, and reports
+// whether a value follows. Without a colon it guesses, from the next
+// token, whether the value is there anyway ({"a" 1}) or not ({"a"},
+// {"a" "b": 1}).
+func (p *parser) colon(m *Member) bool {
+	const msg = "expected ':' after property name"
+	switch tok := p.tok; {
+	case tok.kind == tokColon:
+		m.Colon = tok.span.Start
+		p.accept()
+	case tok.kind == tokJunk: // {"a" = 1}: take the junk for a misspelt colon
+		p.errorf(p.skipToken(), CodeMissingColon, "%s, found %s", msg, p.describe(tok))
+	case (tok.kind == tokString || tok.kind == tokWord) && p.peek().kind == tokColon:
+		p.errorf(tok.span, CodeMissingColon, msg) // it is the next member's key
+		return false
+	case startsValue(tok.kind):
+		p.errorf(tok.span, CodeMissingColon, msg)
+	default:
+		p.errorf(p.expected(), CodeMissingColon, msg)
+		return false
+	}
+	return true
+}
+
+// array parses an array starting at the current '['.
+func (p *parser) array(depth int) *Node {
+	if depth > MaxDepth {
+		return p.tooDeep()
+	}
+	arr := p.newNode(Array, p.tok.span)
+	p.accept()
+	p.openArrays++
+	p.elements(arr, depth)
+	p.openArrays--
+	return arr
+}
+
+// elements parses an array's elements up to and including its ']'.
+func (p *parser) elements(arr *Node, depth int) {
+	needComma := false
+	for {
+		switch tok := p.tok; {
+		case tok.kind == tokRBracket:
+			p.close(arr)
+			return
+		case tok.kind == tokEOF || tok.kind == tokRBrace && p.openObjects > 0:
+			p.unclosed(arr, CodeUnclosedArray, "unclosed array: expected ']'")
+			return
+		case tok.kind == tokComma:
+			if !needComma { // [,1] or [1,,2]: keep the hole so indexes match the text
+				arr.addElement(p.missing())
+				p.errorf(tok.span, CodeMissingValue, "expected a value before ','")
+			}
+			p.accept()
+			if needComma {
+				p.noteTrailingComma(tok, tokRBracket)
+			}
+			needComma = false
+		case startsValue(tok.kind):
+			if needComma {
+				p.errorf(tok.span, CodeMissingComma, "expected ',' or ']' after array element")
+			}
+			arr.addElement(p.value(depth))
+			needComma = true
+		default: // ':', junk, stray '}'
+			p.unexpected("expected a value or ']'")
+		}
+	}
+}
+
+// noteTrailingComma records comma, just accepted, if it is followed by the
+// closing bracket.
+func (p *parser) noteTrailingComma(comma token, closer tokenKind) {
+	if p.tok.kind == closer {
+		p.f.TrailingCommas = append(p.f.TrailingCommas, comma.span)
+	}
+}
+
+// close consumes the closing bracket of n.
+func (p *parser) close(n *Node) {
+	n.Closed = true
+	n.Span.End = p.tok.span.End
+	p.accept()
+}
+
+// unclosed ends n at the current token (end of input, or a bracket that
+// closes an enclosing container) without consuming it.
+func (p *parser) unclosed(n *Node, code, msg string) {
+	p.errorf(p.expected(), code, "%s", msg)
+	n.Span.End = p.tok.span.Start
+}
+
+// tooDeep reports and skips a container nested deeper than MaxDepth.
+func (p *parser) tooDeep() *Node {
+	s := p.tok.span
+	p.report(s, CodeTooDeep, "nesting deeper than %d levels", MaxDepth)
+	p.lastErr, p.clean = s.Start, false
+	p.skipValue()
+	return p.newNode(Invalid, span.New(s.Start, p.prevEnd))
+}
+
+// skipValue skips the current token, and everything up to its matching
+// bracket if it is an opening one, without analysing it. Brackets are
+// merely counted (any closer matches any opener), so the skip is linear
+// and needs no stack however deep the nesting.
+func (p *parser) skipValue() {
+	p.muted = true
+	for level := 0; p.tok.kind != tokEOF; {
+		switch p.tok.kind {
+		case tokLBrace, tokLBracket:
+			level++
+		case tokRBrace, tokRBracket:
+			level--
+		}
+		if level <= 0 {
+			// Unmute first: the token after the skipped one is analysed.
+			p.muted = false
+			p.skip()
+			return
+		}
+		p.skip()
+	}
+	p.muted = false
+}

@@ -1,0 +1,300 @@
+// Package jsonc is the document model of mcp-lsp: a position-preserving,
+// error-tolerant parser for JSON with comments and trailing commas (JSONC).
+//
+// Every feature (diagnostics, hover, completion, formatting) reads the tree
+// built here, and most of the time it reads a file that is being typed and
+// is therefore invalid. So Parse never gives up: a syntax error is recorded
+// with a precise span and a stable code, and parsing resumes at the next
+// token that makes sense, keeping the rest of the tree. Nodes carry byte
+// offsets (package span), never lines or columns.
+//
+// Comments, trailing commas and a leading byte order mark are accepted
+// without error but recorded in the File, because whether they are allowed
+// depends on which tool reads the file: later rules flag them for strict
+// JSON readers.
+//
+// The package is pure: no I/O, no goroutines, no global mutable state. A
+// File is immutable after Parse returns and safe for concurrent readers.
+package jsonc
+
+import (
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+)
+
+// Kind is the syntactic kind of a Node.
+type Kind uint8
+
+const (
+	// Invalid marks a value that is missing or could not be parsed, such as
+	// the value of "type" in {"type": }. It is the zero Kind so that a
+	// zero Node is never mistaken for real data.
+	Invalid Kind = iota
+	Object
+	Array
+	String
+	Number
+	True
+	False
+	Null
+)
+
+var kindNames = [...]string{"invalid", "object", "array", "string", "number", "true", "false", "null"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Node is one JSON value.
+type Node struct {
+	Kind Kind
+	// Span covers the value's own bytes, without surrounding whitespace or
+	// comments. A missing value is an Invalid node with an empty span where
+	// the value was expected. An unclosed object or array extends up to the
+	// token that ended it (a mismatched bracket, or the end of input), so
+	// a cursor in text typed after an unfinished '{' is still inside it.
+	Span span.Span
+	// Members are an Object's members in source order, duplicates included.
+	Members []*Member
+	// Elements are an Array's elements in source order.
+	Elements []*Node
+	// Str is the decoded value of a String (escapes resolved; invalid
+	// escapes kept verbatim; invalid UTF-8 replaced by U+FFFD per byte, as
+	// encoding/json does) and the source text of a Number. It is empty for
+	// other kinds. It may share memory with the whole document's text.
+	Str string
+	// Closed reports whether an Object, Array or String has its closing
+	// delimiter. Completion uses it to know whether to insert one.
+	Closed bool
+	// Parent is the enclosing Object or Array, nil for the root. The Parent
+	// of an object key is the object.
+	Parent *Node
+
+	// index is the position of this node in Parent.Members (keys and
+	// values alike) or Parent.Elements, so Path and Member are O(1) per
+	// level instead of a scan of the parent.
+	index int
+}
+
+// Member is one "key": value pair of an Object.
+type Member struct {
+	// Key is a String node; its Str is the decoded name. Unquoted and
+	// single-quoted names (a syntax error) are still String nodes.
+	Key *Node
+	// Colon is the byte offset of the ':' or -1 if it is missing.
+	Colon int
+	// Value is never nil: a missing value is an Invalid node.
+	Value *Node
+	// Span runs from the start of Key to the end of Value.
+	Span span.Span
+}
+
+// File is the result of parsing one document.
+type File struct {
+	// Src is the parsed input. It is a reference to the caller's slice,
+	// never modified by this package.
+	Src []byte
+	// Root is the top-level value, nil if the input holds no value at all
+	// (empty, whitespace or comments only). An empty document is not a
+	// syntax error here: whether it is acceptable is a rule's decision.
+	Root *Node
+	// Errors are the syntax errors, sorted by Span.Start.
+	Errors []SyntaxError
+	// Comments are the spans of all // and /* */ comments, in order. A line
+	// comment's span excludes its line break.
+	Comments []span.Span
+	// TrailingCommas are the one-byte spans of commas directly followed by
+	// the closing '}' or ']', in order.
+	TrailingCommas []span.Span
+	// BOM reports whether the input starts with a UTF-8 byte order mark,
+	// which is skipped.
+	BOM bool
+}
+
+// SyntaxError is one syntax error. Span covers the offending token; it is
+// empty only for an insertion point at the end of the input (right after
+// the last token), e.g. where a missing '}' belongs.
+type SyntaxError struct {
+	Span    span.Span
+	Code    string // one of the Code* constants; stable, safe to dispatch on
+	Message string
+}
+
+// NodeAt returns the innermost node at offset, or nil if offset is outside
+// the root value. Where two nodes touch, the one starting at offset wins
+// over the one ending there; a node ending at offset still counts, so a
+// cursor just after a token is "on" it, as hover and completion expect.
+// Use Parent, Member and Path to learn the context of the result.
+func (f *File) NodeAt(offset int) *Node {
+	n := f.Root
+	if n == nil || !n.Span.ContainsInclusive(offset) {
+		return nil
+	}
+	for {
+		c := n.childAt(offset)
+		if c == nil {
+			return n
+		}
+		n = c
+	}
+}
+
+// childAt returns the key, value or element of n under offset, or nil.
+// Children are ordered and disjoint, so a binary search finds the first
+// child ending at or after offset; only it and the next one can match.
+func (n *Node) childAt(offset int) *Node {
+	var hit *Node
+	switch n.Kind {
+	case Object:
+		i := sort.Search(len(n.Members), func(i int) bool { return n.Members[i].Span.End >= offset })
+		for _, m := range n.Members[i:min(i+2, len(n.Members))] {
+			hit = nearer(hit, m.Key, offset)
+			hit = nearer(hit, m.Value, offset)
+		}
+	case Array:
+		i := sort.Search(len(n.Elements), func(i int) bool { return n.Elements[i].Span.End >= offset })
+		for _, e := range n.Elements[i:min(i+2, len(n.Elements))] {
+			hit = nearer(hit, e, offset)
+		}
+	}
+	return hit
+}
+
+// nearer returns whichever of best and c is more squarely at offset: a
+// node containing offset beats a missing (empty) node there, which beats a
+// node merely ending at offset; earlier wins ties.
+func nearer(best, c *Node, offset int) *Node {
+	if score(c, offset) > score(best, offset) {
+		return c
+	}
+	return best
+}
+
+func score(n *Node, offset int) int {
+	switch {
+	case n == nil:
+		return 0
+	case n.Span.Start <= offset && offset < n.Span.End:
+		return 3
+	case n.Span.Start == offset: // an empty span
+		return 2
+	case n.Span.End == offset:
+		return 1
+	}
+	return 0
+}
+
+// Get returns the last member of an Object named key, or nil. The last
+// one wins because that is what JSON.parse and encoding/json do with
+// duplicate keys, so it is what every tool reading the file sees.
+func (n *Node) Get(key string) *Member {
+	if n == nil {
+		return nil
+	}
+	for _, m := range slices.Backward(n.Members) {
+		if m.Key.Str == key {
+			return m
+		}
+	}
+	return nil
+}
+
+// Member returns the member whose Key or Value is n, or nil if n is not
+// directly inside an Object.
+func (n *Node) Member() *Member {
+	if n.Parent == nil || n.Parent.Kind != Object {
+		return nil
+	}
+	return n.Parent.Members[n.index]
+}
+
+// Path returns the keys and array indexes leading from the root to n. A
+// key node has the path of its member's value, so hovering a key or its
+// value describes the same schema location.
+func (n *Node) Path() []string {
+	var path []string
+	for c := n; c.Parent != nil; c = c.Parent {
+		if m := c.Member(); m != nil {
+			path = append(path, m.Key.Str)
+		} else {
+			path = append(path, strconv.Itoa(c.index))
+		}
+	}
+	slices.Reverse(path)
+	return path
+}
+
+// Pointer returns n's Path as an RFC 6901 JSON Pointer ("" for the root),
+// the form JSON Schema validators report instance locations in.
+func (n *Node) Pointer() string {
+	var b strings.Builder
+	for _, seg := range n.Path() {
+		b.WriteByte('/')
+		b.WriteString(pointerEscaper.Replace(seg))
+	}
+	return b.String()
+}
+
+// Find resolves an RFC 6901 JSON Pointer relative to n, mapping a schema
+// validator's instance location back to a node. Among duplicate keys the
+// last wins, as in Get. It returns nil if the pointer is malformed or
+// leads nowhere.
+func (n *Node) Find(pointer string) *Node {
+	if pointer == "" {
+		return n
+	}
+	if pointer[0] != '/' {
+		return nil
+	}
+	for _, seg := range strings.Split(pointer[1:], "/") {
+		n = n.step(pointerUnescaper.Replace(seg))
+		if n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+// step returns the child of n named by one pointer segment.
+func (n *Node) step(seg string) *Node {
+	switch n.Kind {
+	case Object:
+		if m := n.Get(seg); m != nil {
+			return m.Value
+		}
+	case Array:
+		// RFC 6901 array indexes are "0" or digits without a leading zero.
+		i, err := strconv.Atoi(seg)
+		if err == nil && i >= 0 && i < len(n.Elements) && strconv.Itoa(i) == seg {
+			return n.Elements[i]
+		}
+	}
+	return nil
+}
+
+// The RFC 6901 escapes. A Replacer works in a single left-to-right pass,
+// so "~01" correctly decodes to "~1", not "/".
+var (
+	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
+
+// addMember appends m to the Object n, linking the key and value back.
+func (n *Node) addMember(m *Member) {
+	m.Key.Parent, m.Key.index = n, len(n.Members)
+	m.Value.Parent, m.Value.index = n, len(n.Members)
+	n.Members = append(n.Members, m)
+}
+
+// addElement appends e to the Array n, linking it back.
+func (n *Node) addElement(e *Node) {
+	e.Parent, e.index = n, len(n.Elements)
+	n.Elements = append(n.Elements, e)
+}

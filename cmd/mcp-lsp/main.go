@@ -1,0 +1,57 @@
+// Command mcp-lsp is a language server and a CI checker for the files in
+// which AI coding tools declare their MCP servers.
+//
+//	mcp-lsp [--stdio] [--log-file FILE] [--log-level LEVEL]   serve LSP on stdin/stdout
+//	mcp-lsp check [--format text|json] [PATH...]             check files or directories
+//	mcp-lsp version                                          print the version
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is main without the process: tests call it with their own streams.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "check":
+			return runCheck(ctx, args[1:], stdout, stderr)
+		case "version", "--version", "-version":
+			fmt.Fprintf(stdout, "mcp-lsp %s\n", version)
+			return 0
+		case "help", "-h", "-help", "--help":
+			fmt.Fprint(stdout, usage)
+			return 0
+		case "serve":
+			args = args[1:]
+		}
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runServe(ctx, args, stdin, stdout, stderr)
+}
+
+const usage = `mcp-lsp: a language server for MCP configuration files
+
+Usage:
+  mcp-lsp [--stdio] [--log-file FILE] [--log-level debug|info|warn|error]
+        Serve the Language Server Protocol on stdin/stdout (the default).
+  mcp-lsp check [--format text|json] [PATH...]
+        Check MCP config files, or every MCP config file under the given
+        directories (default "."). Exit status: 0 no errors, 1 errors found,
+        2 usage or I/O error.
+  mcp-lsp version
+        Print the version.
+`

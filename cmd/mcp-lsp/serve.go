@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+	"github.com/mcp-lsp/mcp-lsp/lsp"
+)
+
+// runServe serves LSP on stdin/stdout. Logs go to stderr or --log-file and
+// never to stdout, which carries the protocol.
+func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mcp-lsp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport; accepted for editors that pass it)")
+	logFile := fs.String("log-file", "", "write logs to `FILE` instead of stderr")
+	logLevel := fs.String("log-level", "info", "log `level`: debug, info, warn or error")
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "mcp-lsp: unexpected argument %q\n%s", fs.Arg(0), usage)
+		return 2
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(stderr, "mcp-lsp: bad --log-level: %v\n", err)
+		return 2
+	}
+	logOut := stderr
+	if *logFile != "" {
+		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcp-lsp: %v\n", err)
+			return 2
+		}
+		defer f.Close()
+		logOut = f
+	}
+	logger := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
+	logger.Info("mcp-lsp starting", "version", version, "pid", os.Getpid())
+	code := lsp.Run(ctx, stdio{stdin, stdout}, lsp.Options{
+		Logger:  logger,
+		Env:     registry.OSEnv(),
+		Version: version,
+	})
+	logger.Info("mcp-lsp exiting", "code", code)
+	return code
+}
+
+// stdio joins stdin and stdout into the stream the connection needs.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+// Close closes stdin, if closable, so a blocked read returns; stdout is
+// left to the process exit.
+func (s stdio) Close() error {
+	if c, ok := s.Reader.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}

@@ -1,0 +1,89 @@
+// Package registry is the single source of truth for which files declare MCP
+// servers, which tools read each of them, and how each tool reads them.
+//
+// The facts live in registry.json, embedded in the binary and parsed once by
+// [Default]. They are data rather than code because four consumers must agree
+// on them byte for byte: the language server (which diagnostics apply to an
+// open file), the check CLI, the converters, and the VS Code extension, whose
+// document selector is generated from [Registry.SelectorGlobs] and whose tests
+// use the same glob semantics as [MatchGlob]. A fact changed in one place is
+// changed for all of them.
+//
+// Many facts about these tools are not documented. Every fact therefore
+// carries a [Basis]: how sure we are ([Confidence]) and where it comes from,
+// so that a diagnostic can say "Copilot CLI skips this file (verified)" or
+// "Cursor may not accept comments here (unconfirmed)" and choose its
+// severity accordingly. A choice made without a source is marked
+// "unconfirmed" and its note says why that choice was made.
+//
+// # The data file
+//
+// registry.json is a JSON object; unknown fields are rejected at load, so a
+// typo cannot silently drop a fact. JSON names are the Go field names in
+// lower camel case. Its shape:
+//
+//	{
+//	  "version": 1,
+//	  "tools": [Tool],        // one per MCP client
+//	  "dialects": [Dialect],  // how one tool interprets one family of files
+//	  "kinds": [FileKind]     // one per file pattern, most specific wins
+//	}
+//
+//	Basis (embedded wherever a fact is stated; flattened into the object):
+//	  "confidence": "verified" | "confirmed" | "reported" | "inferred" | "unconfirmed"
+//	  "source":     citation (URL, owner/repo#N, repository path, tool run);
+//	                required for verified, confirmed and reported
+//	  "note":       why, caveats, what a message should add
+//
+//	Fact<T> = Basis + "value": T
+//
+//	Tool:
+//	  "id", "name"
+//	  "toolNames":     Basis + "pattern" ("{server}", "{tool}" placeholders),
+//	                   "maxLength" (0 = none known)
+//	  "interpolation": Basis + "forms" (token spellings, [] = none),
+//	                   "fields" (server-entry keys expanded; "*" = every string),
+//	                   "beforeParse" (substituted in raw text before parsing),
+//	                   "unset" (what an unset variable becomes)
+//	  "merge":         Fact<"replace-entry" | "deep-merge" | "none" | "unknown">
+//	                   for the same server name in two layers
+//	  "serverNames":   Basis + "safe" (RE2 regexp of names used verbatim),
+//	                   "forbidden" (RE2 regexp of characters rejected),
+//	                   "reserved" (names the tool skips)
+//	  "timeouts":      [Basis + "name", "field" (per-server key),
+//	                   "envVar", "defaultMs" (0 = unknown)]
+//
+//	Dialect: "id", "tool", "name", "note"
+//
+//	FileKind:
+//	  "id", "name"
+//	  "globs":    VS Code globs, each starting with "**/" (see MatchGlob);
+//	              used for editor selectors and for matching non-anchored kinds
+//	  "scope":    "project" | "user" | "managed" | "session" | "any"
+//	  "location": "" (anywhere a glob matches) | "home" (only at "paths")
+//	  "paths":    for "home" kinds: templates starting with one of
+//	              {home} {xdgConfigHome} {copilotHome} {openCodeConfig}
+//	              {claudeHome} {claudeConfigDir} (see Env)
+//	  "readers":  [Reader]  tools that read this file
+//	  "notRead":  [NotRead] tools users expect to read it, which do not
+//	  "note"
+//
+//	Reader:
+//	  "tool", "dialect"
+//	  "jsonc":       Fact<bool>  comments and trailing commas accepted
+//	  "bom":         Fact<bool>  a leading U+FEFF accepted
+//	  "syntaxError": Basis + "effect" ("drops-file" | "refuses-config" |
+//	                 "overwrites-file" | "partial" | "unknown"), "message"
+//	  "serverMaps":  JSON paths of server maps; "*" matches any key
+//	                 ([["projects","*","mcpServers"]]); [] = no servers here
+//	  "gates":       [Basis + "id" ("approval" | "trusted-folder" |
+//	                 "explicit-flag" | "fallback")]
+//	  "note"
+//
+//	NotRead: Basis + "tool", "instead" (where the servers should go)
+//
+// Load-time validation ([Parse]) checks ids are unique and referenced ids
+// exist, each reader's dialect belongs to its tool, globs and regexps
+// compile, path templates use known variables, and every fact has a
+// confidence (and a source where the confidence claims one).
+package registry

@@ -1,0 +1,162 @@
+package registry
+
+import (
+	"os"
+	"path"
+	"runtime"
+	"strings"
+)
+
+// Env is the part of the user's environment that decides where user-level
+// files live. Matching never reads the process environment itself: the
+// language server is often started by an editor whose environment differs
+// from the user's shell, and tests need fake homes. Build one with [OSEnv]
+// or by hand.
+//
+// Paths may use either separator. Empty fields take the tools' defaults.
+type Env struct {
+	Home            string // the user's home directory ($HOME, %USERPROFILE%)
+	XDGConfigHome   string // $XDG_CONFIG_HOME; default Home/.config (OpenCode)
+	CopilotHome     string // $COPILOT_HOME; default Home/.copilot
+	OpenCodeConfig  string // $OPENCODE_CONFIG: one extra OpenCode config file
+	ClaudeConfigDir string // $CLAUDE_CONFIG_DIR; default Home/.claude, and .claude.json in Home
+	GOOS            string // runtime.GOOS of the machine the files are on
+}
+
+// OSEnv returns the environment of the current process.
+func OSEnv() Env {
+	home, _ := os.UserHomeDir()
+	return Env{
+		Home:            home,
+		XDGConfigHome:   os.Getenv("XDG_CONFIG_HOME"),
+		CopilotHome:     os.Getenv("COPILOT_HOME"),
+		OpenCodeConfig:  os.Getenv("OPENCODE_CONFIG"),
+		ClaudeConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"),
+		GOOS:            runtime.GOOS,
+	}
+}
+
+// CaseInsensitive reports whether file names on e.GOOS compare without
+// regard to case. Windows (NTFS) and macOS (APFS and HFS+ by default) do:
+// there Claude Code opening ".mcp.json" gets a file saved as ".MCP.json",
+// so that file must be treated as the same kind. Linux file systems do not.
+func (e Env) CaseInsensitive() bool { return e.GOOS == "windows" || e.GOOS == "darwin" }
+
+// templateVars are the variables a kind's path template may start with.
+var templateVars = []string{
+	"{home}", "{xdgConfigHome}", "{copilotHome}", "{openCodeConfig}",
+	"{claudeHome}", "{claudeConfigDir}",
+}
+
+// dir resolves a template variable. ok is false when the variable has no
+// value: no home directory, or OPENCODE_CONFIG unset.
+func (e Env) dir(v string) (dir string, ok bool) {
+	or := func(set, rel string) (string, bool) {
+		if set != "" {
+			return set, true
+		}
+		if e.Home == "" {
+			return "", false
+		}
+		return e.Home + rel, true
+	}
+	switch v {
+	case "{home}":
+		return or("", "")
+	case "{xdgConfigHome}":
+		return or(e.XDGConfigHome, "/.config")
+	case "{copilotHome}":
+		return or(e.CopilotHome, "/.copilot")
+	case "{claudeHome}":
+		return or(e.ClaudeConfigDir, "")
+	case "{claudeConfigDir}":
+		return or(e.ClaudeConfigDir, "/.claude")
+	case "{openCodeConfig}":
+		return e.OpenCodeConfig, e.OpenCodeConfig != ""
+	}
+	return "", false
+}
+
+// ResolvePaths returns the paths where a "home" kind lives in env, cleaned
+// and with forward slashes. A template whose variable has no value in env is
+// skipped. Later discovery code stats these paths.
+func (k *FileKind) ResolvePaths(env Env) []string {
+	var out []string
+	for _, t := range k.Paths {
+		v, rest := splitTemplate(t)
+		dir, ok := env.dir(v)
+		if !ok {
+			continue
+		}
+		out = append(out, cleanPath(dir+rest))
+	}
+	return out
+}
+
+// splitTemplate splits "{home}/.cursor/mcp.json" into "{home}" and
+// "/.cursor/mcp.json". Validation guarantees the variable prefix.
+func splitTemplate(t string) (v, rest string) {
+	if i := strings.IndexByte(t, '}'); strings.HasPrefix(t, "{") && i > 0 {
+		return t[:i+1], t[i+1:]
+	}
+	return "", t
+}
+
+// Match returns the kind of the file at p, or false if no tool reads it and
+// no tool is commonly expected to.
+//
+// p is a file system path, absolute or relative, with either separator
+// (convert URIs first). It is cleaned, so "a/./b/../.mcp.json" and
+// `C:\proj\.mcp.json` work, and a "/c:/" prefix left by some URI
+// conversions is dropped. On case-insensitive systems (see
+// [Env.CaseInsensitive]) names are compared without case. Symbolic links are
+// not resolved: that needs the file system, which Match never touches.
+//
+// A kind anchored at a home path (Location "home") wins when p is exactly one
+// of its resolved paths: ~/.cursor/mcp.json is the user file even though
+// "**/.cursor/mcp.json" also names the project kind. Otherwise the kind with
+// the most specific matching glob wins; among equals, the first in the data.
+func (r *Registry) Match(p string, env Env) (*FileKind, bool) {
+	fold := env.CaseInsensitive()
+	p = cleanPath(p)
+	for _, k := range r.kinds {
+		if k.Location != Home {
+			continue
+		}
+		for _, a := range k.ResolvePaths(env) {
+			if a == p || fold && strings.EqualFold(a, p) {
+				return k, true
+			}
+		}
+	}
+	var best *FileKind
+	var bestSpec specificity
+	for _, k := range r.kinds {
+		if k.Location == Home {
+			continue
+		}
+		for _, g := range k.globs {
+			if s, ok := g.match(p, fold); ok && (best == nil || bestSpec.less(s)) {
+				best, bestSpec = k, s
+			}
+		}
+	}
+	return best, best != nil
+}
+
+// cleanPath normalises separators to "/" and cleans the path lexically,
+// keeping a UNC "//server/share" prefix.
+func cleanPath(p string) string {
+	p = strings.ReplaceAll(p, `\`, "/")
+	if len(p) >= 3 && p[0] == '/' && isDriveLetter(p[1]) && p[2] == ':' {
+		p = p[1:] // "/c:/Users" from a file URI
+	}
+	unc := strings.HasPrefix(p, "//")
+	p = path.Clean(p)
+	if unc && !strings.HasPrefix(p, "//") {
+		p = "/" + p
+	}
+	return p
+}
+
+func isDriveLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

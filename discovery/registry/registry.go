@@ -1,0 +1,371 @@
+package registry
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+)
+
+//go:embed registry.json
+var registryJSON []byte
+
+// ToolID names an MCP client: "claude-code", "copilot-cli", "opencode",
+// "vscode", "cursor", "claude-desktop".
+type ToolID string
+
+// DialectID names one tool's interpretation of a family of files. It usually
+// equals the tool id; a tool has more than one dialect when it reads files of
+// different shapes (Claude Code's settings.json holds no servers).
+type DialectID string
+
+// Confidence says how a fact is known. Diagnostics use it to pick a severity
+// and to qualify their message: only certain facts justify an error.
+type Confidence string
+
+const (
+	// Verified facts were observed by running the tool.
+	Verified Confidence = "verified"
+	// Confirmed facts come from a primary source: the tool's docs or code.
+	Confirmed Confidence = "confirmed"
+	// Reported facts come from secondary sources (issues, blogs, mirrors).
+	Reported Confidence = "reported"
+	// Inferred facts are our reasoning from related, better-known facts.
+	Inferred Confidence = "inferred"
+	// Unconfirmed facts are deliberate choices without a source; the note
+	// says why the choice was made.
+	Unconfirmed Confidence = "unconfirmed"
+)
+
+// Certain reports whether the fact was verified or read in a primary source.
+func (c Confidence) Certain() bool { return c == Verified || c == Confirmed }
+
+func (c Confidence) valid() bool {
+	switch c {
+	case Verified, Confirmed, Reported, Inferred, Unconfirmed:
+		return true
+	}
+	return false
+}
+
+// Basis is the provenance of a fact.
+type Basis struct {
+	Confidence Confidence `json:"confidence"`
+	Source     string     `json:"source,omitempty"`
+	Note       string     `json:"note,omitempty"`
+}
+
+// Fact is a value with its provenance.
+type Fact[T any] struct {
+	Value T `json:"value"`
+	Basis
+}
+
+// MergeRule is what a tool does when two layers define the same server name.
+type MergeRule string
+
+const (
+	// ReplaceEntry: the whole entry of the higher layer wins (Claude Code).
+	ReplaceEntry MergeRule = "replace-entry"
+	// DeepMerge: fields are merged, so a later layer can change one field of
+	// an earlier entry (OpenCode).
+	DeepMerge MergeRule = "deep-merge"
+	// NoMerge: the tool reads a single file.
+	NoMerge MergeRule = "none"
+	// UnknownMerge: not documented and not observed.
+	UnknownMerge MergeRule = "unknown"
+)
+
+// Tool holds the facts about one MCP client that do not depend on the file.
+type Tool struct {
+	ID   ToolID `json:"id"`
+	Name string `json:"name"` // for messages: "Claude Code"
+	// ToolNames is nil when the naming scheme is unknown.
+	ToolNames     *ToolNaming     `json:"toolNames,omitempty"`
+	Interpolation Interpolation   `json:"interpolation"`
+	Merge         Fact[MergeRule] `json:"merge"`
+	ServerNames   ServerNameRules `json:"serverNames"`
+	Timeouts      []Timeout       `json:"timeouts,omitempty"`
+}
+
+// ToolNaming is how a tool names the MCP tools it exposes to the model. A
+// later rule uses it to warn when server and tool names exceed MaxLength.
+type ToolNaming struct {
+	Pattern   string `json:"pattern"`             // "mcp__{server}__{tool}"
+	MaxLength int    `json:"maxLength,omitempty"` // 0: no limit known
+	Basis
+}
+
+// Interpolation describes variable expansion in server entries.
+type Interpolation struct {
+	Forms       []string `json:"forms"`                 // token spellings; empty: none
+	Fields      []string `json:"fields,omitempty"`      // entry keys expanded; "*": every string
+	BeforeParse bool     `json:"beforeParse,omitempty"` // substituted in the raw text
+	Unset       string   `json:"unset,omitempty"`       // what an unset variable becomes
+	Basis
+}
+
+// ServerNameRules constrain server names (the keys of a server map).
+type ServerNameRules struct {
+	Safe      string   `json:"safe,omitempty"`      // RE2: names used verbatim
+	Forbidden string   `json:"forbidden,omitempty"` // RE2: characters the tool rejects
+	Reserved  []string `json:"reserved,omitempty"`  // names the tool skips
+	Basis
+}
+
+// Timeout is a default timeout of a tool.
+type Timeout struct {
+	Name      string `json:"name"`                // "startup", "tools"
+	Field     string `json:"field,omitempty"`     // per-server key, if any
+	EnvVar    string `json:"envVar,omitempty"`    // environment override, if any
+	DefaultMs int    `json:"defaultMs,omitempty"` // 0: unknown
+	Basis
+}
+
+// Dialect is one tool's interpretation of a family of files.
+type Dialect struct {
+	ID   DialectID `json:"id"`
+	Tool ToolID    `json:"tool"`
+	Name string    `json:"name"`
+	Note string    `json:"note,omitempty"`
+}
+
+// Scope is the layer a file kind belongs to.
+type Scope string
+
+const (
+	ScopeProject Scope = "project"
+	ScopeUser    Scope = "user"
+	ScopeManaged Scope = "managed" // installed by an administrator
+	ScopeSession Scope = "session" // only when named on a command line
+	ScopeAny     Scope = "any"     // project or user, depending on where it sits
+)
+
+// Location says where a file kind may sit.
+type Location string
+
+const (
+	// Anywhere: wherever one of the kind's globs matches.
+	Anywhere Location = ""
+	// Home: only at one of the kind's path templates, resolved with [Env]
+	// (the user's home, a tool's home directory, or a path named by an
+	// environment variable).
+	Home Location = "home"
+)
+
+// SyntaxEffect is what a reader does with a file it cannot parse.
+type SyntaxEffect string
+
+const (
+	// DropsFile: every server in the file is ignored; the tool runs on.
+	DropsFile SyntaxEffect = "drops-file"
+	// RefusesConfig: the tool reports its whole configuration invalid.
+	RefusesConfig SyntaxEffect = "refuses-config"
+	// OverwritesFile: the tool falls back to defaults and writes them over
+	// the file, so the user's servers are lost on disk.
+	OverwritesFile SyntaxEffect = "overwrites-file"
+	// Partial: a tolerant parser loads what it can recover.
+	Partial SyntaxEffect = "partial"
+	// UnknownEffect: not documented and not observed.
+	UnknownEffect SyntaxEffect = "unknown"
+)
+
+// SyntaxError describes a reader's reaction to invalid syntax.
+type SyntaxError struct {
+	Effect  SyntaxEffect `json:"effect"`
+	Message string       `json:"message,omitempty"` // the tool's own text, to quote
+	Basis
+}
+
+// GateID names a condition under which a reader uses a file at all.
+type GateID string
+
+const (
+	GateApproval      GateID = "approval"       // servers need the user's approval
+	GateTrustedFolder GateID = "trusted-folder" // only in a trusted folder
+	GateExplicitFlag  GateID = "explicit-flag"  // only when named on the command line
+	GateFallback      GateID = "fallback"       // only when a preferred file is absent
+)
+
+// Gate is a condition under which a reader uses a file.
+type Gate struct {
+	ID GateID `json:"id"`
+	Basis
+}
+
+// Reader is one tool reading one file kind.
+type Reader struct {
+	Tool        ToolID      `json:"tool"`
+	Dialect     DialectID   `json:"dialect"`
+	JSONC       Fact[bool]  `json:"jsonc"` // comments and trailing commas
+	BOM         Fact[bool]  `json:"bom"`   // a leading U+FEFF
+	SyntaxError SyntaxError `json:"syntaxError"`
+	// ServerMaps are the JSON paths of the objects whose members are
+	// servers. A "*" segment matches any key. Empty: the tool reads the file
+	// but takes no servers from it.
+	ServerMaps [][]string `json:"serverMaps"`
+	Gates      []Gate     `json:"gates,omitempty"`
+	Note       string     `json:"note,omitempty"`
+}
+
+// NotRead records a tool that users expect to read a file kind, but which
+// does not (at least not its servers). Rules turn it into "Claude Code does
+// not read this file" with Instead as the suggestion.
+type NotRead struct {
+	Tool    ToolID `json:"tool"`
+	Instead string `json:"instead,omitempty"`
+	Basis
+}
+
+// FileKind is a family of files with the same readers.
+type FileKind struct {
+	ID       string    `json:"id"`
+	Name     string    `json:"name"`
+	Globs    []string  `json:"globs,omitempty"`
+	Scope    Scope     `json:"scope"`
+	Location Location  `json:"location,omitempty"`
+	Paths    []string  `json:"paths,omitempty"`
+	Readers  []Reader  `json:"readers,omitempty"`
+	NotRead  []NotRead `json:"notRead,omitempty"`
+	Note     string    `json:"note,omitempty"`
+
+	globs []*glob // compiled Globs
+}
+
+// Reader returns the reader for tool id, if that tool reads this kind.
+func (k *FileKind) Reader(id ToolID) (*Reader, bool) {
+	for i := range k.Readers {
+		if k.Readers[i].Tool == id {
+			return &k.Readers[i], true
+		}
+	}
+	return nil, false
+}
+
+// NotReadBy returns the entry saying tool id does not read this kind.
+func (k *FileKind) NotReadBy(id ToolID) (*NotRead, bool) {
+	for i := range k.NotRead {
+		if k.NotRead[i].Tool == id {
+			return &k.NotRead[i], true
+		}
+	}
+	return nil, false
+}
+
+// DeclaresServers reports whether some tool takes servers from this kind.
+func (k *FileKind) DeclaresServers() bool {
+	for _, r := range k.Readers {
+		if len(r.ServerMaps) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Registry is the parsed, validated data. It is immutable after [Parse]: the
+// values it returns are shared and must not be modified.
+type Registry struct {
+	tools    []*Tool
+	dialects []*Dialect
+	kinds    []*FileKind
+	toolByID map[ToolID]*Tool
+	dialByID map[DialectID]*Dialect
+	kindByID map[string]*FileKind
+	selector []string
+}
+
+// file is the top level of registry.json.
+type file struct {
+	Version  int         `json:"version"`
+	Tools    []*Tool     `json:"tools"`
+	Dialects []*Dialect  `json:"dialects"`
+	Kinds    []*FileKind `json:"kinds"`
+}
+
+// Default returns the registry embedded in the binary. It is parsed on first
+// use; it panics only if the embedded data is invalid, which the package's
+// tests rule out.
+func Default() *Registry { return defaultRegistry() }
+
+var defaultRegistry = sync.OnceValue(func() *Registry {
+	r, err := Parse(registryJSON)
+	if err != nil {
+		panic("registry: embedded registry.json is invalid: " + err.Error())
+	}
+	return r
+})
+
+// Parse decodes and validates registry data. It reports every problem it
+// finds, not only the first, so that one test run shows all of them.
+func Parse(data []byte) (*Registry, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f file
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("decoding registry: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("decoding registry: data after the top-level object")
+	}
+	r := &Registry{
+		tools:    f.Tools,
+		dialects: f.Dialects,
+		kinds:    f.Kinds,
+		toolByID: make(map[ToolID]*Tool),
+		dialByID: make(map[DialectID]*Dialect),
+		kindByID: make(map[string]*FileKind),
+	}
+	if err := r.validate(f.Version); err != nil {
+		return nil, err
+	}
+	set := make(map[string]bool)
+	for _, k := range r.kinds {
+		for _, g := range k.Globs {
+			set[g] = true
+		}
+	}
+	r.selector = make([]string, 0, len(set))
+	for g := range set {
+		r.selector = append(r.selector, g)
+	}
+	slices.Sort(r.selector)
+	return r, nil
+}
+
+// Tool returns the tool with the given id.
+func (r *Registry) Tool(id ToolID) (*Tool, bool) {
+	t, ok := r.toolByID[id]
+	return t, ok
+}
+
+// Tools returns every tool in data order.
+func (r *Registry) Tools() []*Tool { return slices.Clone(r.tools) }
+
+// Dialect returns the dialect with the given id.
+func (r *Registry) Dialect(id DialectID) (*Dialect, bool) {
+	d, ok := r.dialByID[id]
+	return d, ok
+}
+
+// Dialects returns every dialect in data order.
+func (r *Registry) Dialects() []*Dialect { return slices.Clone(r.dialects) }
+
+// Kind returns the file kind with the given id.
+func (r *Registry) Kind(id string) (*FileKind, bool) {
+	k, ok := r.kindByID[id]
+	return k, ok
+}
+
+// Kinds returns every file kind in data order.
+func (r *Registry) Kinds() []*FileKind { return slices.Clone(r.kinds) }
+
+// SelectorGlobs returns every glob of every kind, sorted and without
+// duplicates, for an editor's document selector.
+//
+// The selector over-approximates: a glob of a "home" kind such as
+// "**/.config/opencode/config.json" also selects that path elsewhere, and
+// files named only by an environment variable (OPENCODE_CONFIG) are not
+// selected at all. The server decides with [Registry.Match].
+func (r *Registry) SelectorGlobs() []string { return slices.Clone(r.selector) }

@@ -1,0 +1,342 @@
+package registry
+
+import (
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestEmbeddedDataIsValid(t *testing.T) {
+	// Parse, not Default: a failure should be an error listing every
+	// problem, not a panic.
+	r, err := Parse(registryJSON)
+	if err != nil {
+		t.Fatalf("embedded registry.json:\n%v", err)
+	}
+	if len(r.Tools()) == 0 || len(r.Dialects()) == 0 || len(r.Kinds()) == 0 {
+		t.Fatal("embedded registry is empty")
+	}
+	for _, k := range r.Kinds() {
+		if len(k.globs) != len(k.Globs) {
+			t.Errorf("kind %s: %d of %d globs compiled", k.ID, len(k.globs), len(k.Globs))
+		}
+		for _, rd := range k.Readers {
+			tool, ok := r.Tool(rd.Tool)
+			if !ok {
+				t.Errorf("kind %s: reader tool %q missing", k.ID, rd.Tool)
+				continue
+			}
+			d, ok := r.Dialect(rd.Dialect)
+			if !ok || d.Tool != tool.ID {
+				t.Errorf("kind %s: reader %s: dialect %q missing or of another tool", k.ID, rd.Tool, rd.Dialect)
+			}
+		}
+	}
+}
+
+func TestDefaultIsSharedAndRaceFree(t *testing.T) {
+	var wg sync.WaitGroup
+	got := make([]*Registry, 8)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = Default()
+			got[i].Match("/p/.mcp.json", Env{})
+		}()
+	}
+	wg.Wait()
+	for _, r := range got {
+		if r != got[0] {
+			t.Fatal("Default returned different registries")
+		}
+	}
+}
+
+func TestParseRejectsBrokenData(t *testing.T) {
+	const tool = `{"id":"t","name":"T","interpolation":{"forms":[],"confidence":"unconfirmed"},` +
+		`"merge":{"value":"unknown","confidence":"unconfirmed"},"serverNames":{"confidence":"unconfirmed"}}`
+	const dialect = `{"id":"t","tool":"t","name":"T"}`
+	reader := func(tool, dialect string) string {
+		return `{"tool":"` + tool + `","dialect":"` + dialect + `",` +
+			`"jsonc":{"value":false,"confidence":"unconfirmed"},"bom":{"value":false,"confidence":"unconfirmed"},` +
+			`"syntaxError":{"effect":"unknown","confidence":"unconfirmed"},"serverMaps":[["mcpServers"]]}`
+	}
+	doc := func(tools, dialects, kinds string) string {
+		return `{"version":1,"tools":[` + tools + `],"dialects":[` + dialects + `],"kinds":[` + kinds + `]}`
+	}
+	kind := func(extra string) string {
+		return `{"id":"k","name":"K","globs":["**/k.json"],"scope":"project","readers":[` + reader("t", "t") + `]` + extra + `}`
+	}
+	if _, err := Parse([]byte(doc(tool, dialect, kind("")))); err != nil {
+		t.Fatalf("the minimal document should be valid: %v", err)
+	}
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"unknown field", doc(tool, dialect, kind(`,"globz":[]`)), "unknown field"},
+		{"version", strings.Replace(doc(tool, dialect, kind("")), `"version":1`, `"version":2`, 1), "version 2"},
+		{"duplicate tool", doc(tool+","+tool, dialect, kind("")), "duplicate id"},
+		{"duplicate kind", doc(tool, dialect, kind("")+","+kind("")), "duplicate id"},
+		{"id case", doc(strings.Replace(tool, `"id":"t"`, `"id":"T"`, 1), dialect, ""), "kebab-case"},
+		{"unknown tool", doc(tool, dialect, `{"id":"k","name":"K","globs":["**/k"],"scope":"user","readers":[`+reader("x", "t")+`]}`), "unknown tool"},
+		{"unknown dialect", doc(tool, dialect, `{"id":"k","name":"K","globs":["**/k"],"scope":"user","readers":[`+reader("t", "x")+`]}`), "unknown dialect"},
+		{"dialect of another tool", doc(tool+`,`+strings.ReplaceAll(tool, `"t"`, `"u"`), dialect+`,{"id":"u","tool":"u","name":"U"}`,
+			`{"id":"k","name":"K","globs":["**/k"],"scope":"user","readers":[`+reader("t", "u")+`]}`), "belongs to tool"},
+		{"glob not **/", doc(tool, dialect, strings.Replace(kind(""), `**/k.json`, `k.json`, 1)), "must start with **/"},
+		{"glob braces", doc(tool, dialect, strings.Replace(kind(""), `**/k.json`, `**/{k.json`, 1)), "unbalanced"},
+		{"glob class", doc(tool, dialect, strings.Replace(kind(""), `**/k.json`, `**/[k.json`, 1)), "unterminated"},
+		{"home without paths", doc(tool, dialect, kind(`,"location":"home"`)), "needs paths"},
+		{"bad template", doc(tool, dialect, kind(`,"location":"home","paths":["~/.k.json"]`)), "must start with one of"},
+		{"bad scope", doc(tool, dialect, strings.Replace(kind(""), `"project"`, `"global"`, 1)), "not a scope"},
+		{"verified needs source", doc(strings.Replace(tool, `"merge":{"value":"unknown","confidence":"unconfirmed"}`,
+			`"merge":{"value":"unknown","confidence":"verified"}`, 1), dialect, ""), "needs a source"},
+		{"bad confidence", doc(strings.Replace(tool, `"serverNames":{"confidence":"unconfirmed"}`,
+			`"serverNames":{"confidence":"sure"}`, 1), dialect, ""), "confidence \"sure\""},
+		{"bad merge", doc(strings.Replace(tool, `"value":"unknown"`, `"value":"union"`, 1), dialect, ""), "not a merge rule"},
+		{"bad regexp", doc(strings.Replace(tool, `"serverNames":{`, `"serverNames":{"safe":"(",`, 1), dialect, ""), "serverNames"},
+		{"no readers", doc(tool, dialect, `{"id":"k","name":"K","globs":["**/k"],"scope":"user"}`), "needs readers or notRead"},
+		{"server maps missing", doc(tool, dialect, strings.Replace(kind(""), `,"serverMaps":[["mcpServers"]]`, ``, 1)), "serverMaps missing"},
+		{"read and not read", doc(tool, dialect, kind(`,"notRead":[{"tool":"t","note":"n","confidence":"unconfirmed"}]`)), "without an explicit-flag gate"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.data))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Parse error = %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestToolFacts pins the tool-level facts other packages build on.
+func TestToolFacts(t *testing.T) {
+	r := Default()
+	for _, tc := range []struct {
+		id      ToolID
+		name    string
+		pattern string
+		maxLen  int
+		merge   MergeRule
+		forms   []string
+	}{
+		{"claude-code", "Claude Code", "mcp__{server}__{tool}", 128, ReplaceEntry, []string{"${VAR}", "${VAR:-default}"}},
+		{"copilot-cli", "GitHub Copilot CLI", "{server}-{tool}", 64, ReplaceEntry, []string{"$VAR", "${VAR}", "${VAR:-default}"}},
+		{"opencode", "OpenCode", "{server}_{tool}", 0, DeepMerge, []string{"{env:VAR}", "{file:path}"}},
+		{"vscode", "VS Code", "", 0, UnknownMerge, nil},
+		{"cursor", "Cursor", "", 0, ReplaceEntry, nil},
+		{"claude-desktop", "Claude Desktop", "", 0, NoMerge, []string{}},
+	} {
+		tool, ok := r.Tool(tc.id)
+		if !ok {
+			t.Errorf("tool %s missing", tc.id)
+			continue
+		}
+		if tool.Name != tc.name {
+			t.Errorf("%s: name %q, want %q", tc.id, tool.Name, tc.name)
+		}
+		var pattern string
+		var maxLen int
+		if tool.ToolNames != nil {
+			pattern, maxLen = tool.ToolNames.Pattern, tool.ToolNames.MaxLength
+		}
+		if pattern != tc.pattern || maxLen != tc.maxLen {
+			t.Errorf("%s: tool names %q/%d, want %q/%d", tc.id, pattern, maxLen, tc.pattern, tc.maxLen)
+		}
+		if tool.Merge.Value != tc.merge {
+			t.Errorf("%s: merge %q, want %q", tc.id, tool.Merge.Value, tc.merge)
+		}
+		if tc.forms != nil && strings.Join(tool.Interpolation.Forms, " ") != strings.Join(tc.forms, " ") {
+			t.Errorf("%s: interpolation forms %q, want %q", tc.id, tool.Interpolation.Forms, tc.forms)
+		}
+	}
+	if got := len(r.Tools()); got != 6 {
+		t.Errorf("%d tools, want 6 (update this test when adding one)", got)
+	}
+	cc, _ := r.Tool("claude-code")
+	if cc.Merge.Confidence != Verified || !strings.Contains(strings.Join(cc.ServerNames.Reserved, ","), "workspace") {
+		t.Errorf("claude-code: merge should be verified and 'workspace' reserved: %+v %+v", cc.Merge, cc.ServerNames)
+	}
+	oc, _ := r.Tool("opencode")
+	if !oc.Interpolation.BeforeParse || oc.Interpolation.Unset != "empty string" {
+		t.Errorf("opencode interpolation: %+v", oc.Interpolation)
+	}
+	cp, _ := r.Tool("copilot-cli")
+	if len(cp.Timeouts) == 0 || cp.Timeouts[0].DefaultMs != 30000 {
+		t.Errorf("copilot-cli default timeout: %+v", cp.Timeouts)
+	}
+}
+
+// readerFact is one row of TestReaders.
+type readerFact struct {
+	kind       string
+	tool       ToolID
+	dialect    DialectID
+	jsonc, bom bool
+	effect     SyntaxEffect
+	maps       string // server maps joined: "mcpServers" or "mcpServers|projects.*.mcpServers"
+}
+
+// TestReaders pins, per file kind, who reads it and how. The confidence of
+// each fact is pinned separately in the Test*Choice tests below.
+func TestReaders(t *testing.T) {
+	r := Default()
+	want := []readerFact{
+		{"mcp-json", "claude-code", "claude-code", false, false, DropsFile, "mcpServers"},
+		{"mcp-json", "copilot-cli", "copilot-cli", false, false, DropsFile, "mcpServers"},
+		{"github-mcp-json", "copilot-cli", "copilot-cli", false, false, DropsFile, "mcpServers"},
+		{"copilot-user-config", "copilot-cli", "copilot-cli", true, false, DropsFile, "mcpServers"},
+		{"copilot-project-config", "copilot-cli", "copilot-cli", false, false, UnknownEffect, "mcpServers"},
+		{"copilot-extra-config", "copilot-cli", "copilot-cli", false, false, UnknownEffect, "mcpServers"},
+		{"claude-user-state", "claude-code", "claude-code", false, false, RefusesConfig, "mcpServers|projects.*.mcpServers"},
+		{"claude-managed", "claude-code", "claude-code", false, false, UnknownEffect, "mcpServers"},
+		{"claude-settings-user", "claude-code", "claude-code-settings", false, true, UnknownEffect, ""},
+		{"claude-settings-project", "claude-code", "claude-code-settings", false, true, UnknownEffect, ""},
+		{"opencode-project", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
+		{"opencode-dir", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
+		{"opencode-global", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
+		{"opencode-env-config", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
+		{"vscode-workspace", "vscode", "vscode", true, true, Partial, "servers"},
+		{"vscode-user", "vscode", "vscode", true, true, Partial, "servers"},
+		{"cursor-project", "cursor", "cursor", false, false, DropsFile, "mcpServers"},
+		{"cursor-user", "cursor", "cursor", false, false, DropsFile, "mcpServers"},
+		{"claude-desktop", "claude-desktop", "claude-desktop", false, false, OverwritesFile, "mcpServers"},
+	}
+	var got []readerFact
+	for _, k := range r.Kinds() {
+		for _, rd := range k.Readers {
+			var maps []string
+			for _, m := range rd.ServerMaps {
+				maps = append(maps, strings.Join(m, "."))
+			}
+			got = append(got, readerFact{k.ID, rd.Tool, rd.Dialect, rd.JSONC.Value, rd.BOM.Value,
+				rd.SyntaxError.Effect, strings.Join(maps, "|")})
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d readers, want %d", len(got), len(want))
+	}
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			t.Errorf("reader %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestNotRead pins the files users expect a tool to read, which it does not.
+func TestNotRead(t *testing.T) {
+	r := Default()
+	for kind, tool := range map[string]ToolID{
+		"claude-dir-mcp-json":     "claude-code",
+		"claude-json-misplaced":   "claude-code",
+		"claude-settings-user":    "claude-code",
+		"claude-settings-project": "claude-code",
+		"copilot-project-config":  "copilot-cli",
+		"vscode-workspace":        "copilot-cli",
+	} {
+		k, ok := r.Kind(kind)
+		if !ok {
+			t.Errorf("kind %s missing", kind)
+			continue
+		}
+		nr, ok := k.NotReadBy(tool)
+		if !ok || nr.Instead == "" {
+			t.Errorf("%s: want a notRead entry for %s with a suggestion, got %+v", kind, tool, nr)
+		}
+	}
+	for _, kind := range []string{"claude-dir-mcp-json", "claude-json-misplaced"} {
+		if k, _ := r.Kind(kind); k.DeclaresServers() {
+			t.Errorf("%s: no tool should take servers from it", kind)
+		}
+	}
+	if k, _ := r.Kind("mcp-json"); !k.DeclaresServers() {
+		t.Error("mcp-json should declare servers")
+	}
+}
+
+func readerOf(t *testing.T, kind string, tool ToolID) *Reader {
+	t.Helper()
+	k, ok := Default().Kind(kind)
+	if !ok {
+		t.Fatalf("kind %s missing", kind)
+	}
+	rd, ok := k.Reader(tool)
+	if !ok {
+		t.Fatalf("kind %s: no reader %s", kind, tool)
+	}
+	return rd
+}
+
+// The tests below pin choices made on facts that are not verified, named
+// after the choice as formats.md asks, so that changing one is deliberate
+// and diagnostics keep qualifying them.
+
+func TestVerifiedChoice_ClaudeCodeAndCopilotRejectJSONCInMcpJSON(t *testing.T) {
+	for _, tool := range []ToolID{"claude-code", "copilot-cli"} {
+		rd := readerOf(t, "mcp-json", tool)
+		if rd.JSONC.Value || rd.JSONC.Confidence != Verified || rd.SyntaxError.Confidence != Verified {
+			t.Errorf("%s .mcp.json: want strict JSON, verified: %+v", tool, rd.JSONC)
+		}
+	}
+	if rd := readerOf(t, "copilot-user-config", "copilot-cli"); !rd.JSONC.Value || rd.JSONC.Confidence != Verified {
+		t.Errorf("~/.copilot/mcp-config.json: want JSONC, verified: %+v", rd.JSONC)
+	}
+}
+
+func TestUnconfirmedChoice_CursorIsStrictJSON(t *testing.T) {
+	for _, kind := range []string{"cursor-project", "cursor-user"} {
+		rd := readerOf(t, kind, "cursor")
+		if rd.JSONC.Value || rd.JSONC.Confidence.Certain() || rd.JSONC.Note == "" {
+			t.Errorf("%s: want strict JSON, not certain, with the reason noted: %+v", kind, rd.JSONC)
+		}
+	}
+}
+
+func TestInferredChoice_NodeStrictReadersRejectBOM(t *testing.T) {
+	for _, c := range []struct {
+		kind string
+		tool ToolID
+	}{{"mcp-json", "claude-code"}, {"mcp-json", "copilot-cli"}, {"github-mcp-json", "copilot-cli"}, {"claude-desktop", "claude-desktop"}} {
+		rd := readerOf(t, c.kind, c.tool)
+		if rd.BOM.Value || rd.BOM.Confidence.Certain() {
+			t.Errorf("%s/%s: want BOM rejected, not certain: %+v", c.kind, c.tool, rd.BOM)
+		}
+	}
+}
+
+func TestInferredChoice_BunAndVSCodeReadersAcceptBOM(t *testing.T) {
+	for _, c := range []struct {
+		kind string
+		tool ToolID
+	}{{"opencode-project", "opencode"}, {"opencode-global", "opencode"}, {"vscode-workspace", "vscode"}} {
+		rd := readerOf(t, c.kind, c.tool)
+		if !rd.BOM.Value || rd.BOM.Confidence.Certain() {
+			t.Errorf("%s/%s: want BOM accepted, not certain: %+v", c.kind, c.tool, rd.BOM)
+		}
+	}
+}
+
+func TestUnconfirmedChoice_CopilotExplicitConfigIsStrictJSON(t *testing.T) {
+	for _, kind := range []string{"copilot-extra-config", "copilot-project-config"} {
+		rd := readerOf(t, kind, "copilot-cli")
+		if rd.JSONC.Value || rd.JSONC.Confidence != Unconfirmed {
+			t.Errorf("%s: want strict JSON, unconfirmed: %+v", kind, rd.JSONC)
+		}
+		if len(rd.Gates) != 1 || rd.Gates[0].ID != GateExplicitFlag {
+			t.Errorf("%s: want an explicit-flag gate: %+v", kind, rd.Gates)
+		}
+	}
+}
+
+func TestGates(t *testing.T) {
+	if rd := readerOf(t, "mcp-json", "claude-code"); len(rd.Gates) != 1 || rd.Gates[0].ID != GateApproval {
+		t.Errorf("Claude Code .mcp.json: want the approval gate: %+v", rd.Gates)
+	}
+	rd := readerOf(t, "github-mcp-json", "copilot-cli")
+	var ids []string
+	for _, g := range rd.Gates {
+		ids = append(ids, string(g.ID))
+	}
+	if strings.Join(ids, ",") != "trusted-folder,fallback" {
+		t.Errorf(".github/mcp.json gates = %v, want trusted-folder,fallback", ids)
+	}
+}

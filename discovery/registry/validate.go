@@ -1,0 +1,210 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// validate checks the decoded data, indexes it and compiles the globs. Ids
+// are kebab-case because they appear in diagnostics, settings and URLs.
+func (r *Registry) validate(version int) error {
+	var errs []error
+	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	basis := func(where string, b Basis) {
+		if !b.Confidence.valid() {
+			add("%s: confidence %q is not one of verified, confirmed, reported, inferred, unconfirmed", where, b.Confidence)
+		}
+		// A claim to know from somewhere must say where, so that messages
+		// and reviewers can follow it.
+		if (b.Confidence.Certain() || b.Confidence == Reported) && b.Source == "" {
+			add("%s: a %s fact needs a source", where, b.Confidence)
+		}
+		if b.Confidence == Inferred && b.Source == "" && b.Note == "" {
+			add("%s: an inferred fact needs a note or a source saying from what", where)
+		}
+	}
+
+	if version != 1 {
+		add("version %d: this package reads version 1", version)
+	}
+
+	for i, t := range r.tools {
+		where := fmt.Sprintf("tools[%d] %q", i, t.ID)
+		if !idPattern.MatchString(string(t.ID)) {
+			add("%s: id must be kebab-case", where)
+		} else if r.toolByID[t.ID] != nil {
+			add("%s: duplicate id", where)
+		}
+		r.toolByID[t.ID] = t
+		if t.Name == "" {
+			add("%s: name is empty", where)
+		}
+		if n := t.ToolNames; n != nil {
+			if !strings.Contains(n.Pattern, "{server}") || !strings.Contains(n.Pattern, "{tool}") {
+				add("%s: toolNames.pattern %q must contain {server} and {tool}", where, n.Pattern)
+			}
+			if n.MaxLength < 0 {
+				add("%s: toolNames.maxLength is negative", where)
+			}
+			basis(where+" toolNames", n.Basis)
+		}
+		if in := t.Interpolation; len(in.Forms) > 0 && len(in.Fields) == 0 {
+			add("%s: interpolation has forms but no fields", where)
+		}
+		basis(where+" interpolation", t.Interpolation.Basis)
+		switch t.Merge.Value {
+		case ReplaceEntry, DeepMerge, NoMerge, UnknownMerge:
+		default:
+			add("%s: merge %q is not a merge rule", where, t.Merge.Value)
+		}
+		basis(where+" merge", t.Merge.Basis)
+		for _, re := range []string{t.ServerNames.Safe, t.ServerNames.Forbidden} {
+			if _, err := regexp.Compile(re); err != nil {
+				add("%s: serverNames: %v", where, err)
+			}
+		}
+		basis(where+" serverNames", t.ServerNames.Basis)
+		for j, to := range t.Timeouts {
+			if to.Name == "" || to.DefaultMs < 0 {
+				add("%s: timeouts[%d] needs a name and a non-negative default", where, j)
+			}
+			basis(fmt.Sprintf("%s timeouts[%d]", where, j), to.Basis)
+		}
+	}
+
+	for i, d := range r.dialects {
+		where := fmt.Sprintf("dialects[%d] %q", i, d.ID)
+		if !idPattern.MatchString(string(d.ID)) {
+			add("%s: id must be kebab-case", where)
+		} else if r.dialByID[d.ID] != nil {
+			add("%s: duplicate id", where)
+		}
+		r.dialByID[d.ID] = d
+		if r.toolByID[d.Tool] == nil {
+			add("%s: unknown tool %q", where, d.Tool)
+		}
+		if d.Name == "" {
+			add("%s: name is empty", where)
+		}
+	}
+
+	for i, k := range r.kinds {
+		where := fmt.Sprintf("kinds[%d] %q", i, k.ID)
+		if !idPattern.MatchString(k.ID) {
+			add("%s: id must be kebab-case", where)
+		} else if r.kindByID[k.ID] != nil {
+			add("%s: duplicate id", where)
+		}
+		r.kindByID[k.ID] = k
+		if k.Name == "" {
+			add("%s: name is empty", where)
+		}
+		switch k.Scope {
+		case ScopeProject, ScopeUser, ScopeManaged, ScopeSession, ScopeAny:
+		default:
+			add("%s: scope %q is not a scope", where, k.Scope)
+		}
+		switch k.Location {
+		case Anywhere:
+			if len(k.Globs) == 0 {
+				add("%s: a kind found anywhere needs globs", where)
+			}
+			if len(k.Paths) > 0 {
+				add("%s: paths need location \"home\"", where)
+			}
+		case Home:
+			if len(k.Paths) == 0 {
+				add("%s: location \"home\" needs paths", where)
+			}
+		default:
+			add("%s: location %q is not a location", where, k.Location)
+		}
+		for _, g := range k.Globs {
+			// Selectors match absolute paths, which only a leading "**/"
+			// does in VS Code's semantics; "\" is not a separator in a
+			// pattern, only in paths.
+			if !strings.HasPrefix(g, "**/") || strings.ContainsRune(g, '\\') || strings.HasSuffix(g, "/") {
+				add("%s: glob %q must start with **/, use / and name a file", where, g)
+				continue
+			}
+			c, err := compileGlob(g)
+			if err != nil {
+				add("%s: %v", where, err)
+				continue
+			}
+			k.globs = append(k.globs, c)
+		}
+		for _, t := range k.Paths {
+			v, rest := splitTemplate(t)
+			if !slices.Contains(templateVars, v) {
+				add("%s: path %q must start with one of %v", where, t, templateVars)
+			} else if (rest != "" && !strings.HasPrefix(rest, "/")) || strings.ContainsAny(rest, "{}*?\\") {
+				add("%s: path %q: after the variable, only a literal /-separated path", where, t)
+			}
+		}
+		if len(k.Readers) == 0 && len(k.NotRead) == 0 {
+			add("%s: needs readers or notRead", where)
+		}
+		for j := range k.Readers {
+			rd := &k.Readers[j]
+			rw := fmt.Sprintf("%s readers[%d] %q", where, j, rd.Tool)
+			if r.toolByID[rd.Tool] == nil {
+				add("%s: unknown tool", rw)
+			}
+			if d := r.dialByID[rd.Dialect]; d == nil {
+				add("%s: unknown dialect %q", rw, rd.Dialect)
+			} else if d.Tool != rd.Tool {
+				add("%s: dialect %q belongs to tool %q", rw, rd.Dialect, d.Tool)
+			}
+			if slices.ContainsFunc(k.Readers[:j], func(o Reader) bool { return o.Tool == rd.Tool }) {
+				add("%s: tool listed twice", rw)
+			}
+			basis(rw+" jsonc", rd.JSONC.Basis)
+			basis(rw+" bom", rd.BOM.Basis)
+			switch rd.SyntaxError.Effect {
+			case DropsFile, RefusesConfig, OverwritesFile, Partial, UnknownEffect:
+			default:
+				add("%s: syntaxError.effect %q is not an effect", rw, rd.SyntaxError.Effect)
+			}
+			basis(rw+" syntaxError", rd.SyntaxError.Basis)
+			if rd.ServerMaps == nil {
+				add("%s: serverMaps missing (use [] when the file holds no servers)", rw)
+			}
+			for _, m := range rd.ServerMaps {
+				if len(m) == 0 || slices.Contains(m, "") {
+					add("%s: server map path %q has an empty segment", rw, m)
+				}
+			}
+			for _, gt := range rd.Gates {
+				switch gt.ID {
+				case GateApproval, GateTrustedFolder, GateExplicitFlag, GateFallback:
+				default:
+					add("%s: gate %q is not a gate", rw, gt.ID)
+				}
+				basis(fmt.Sprintf("%s gate %q", rw, gt.ID), gt.Basis)
+			}
+		}
+		for j, nr := range k.NotRead {
+			nw := fmt.Sprintf("%s notRead[%d] %q", where, j, nr.Tool)
+			if r.toolByID[nr.Tool] == nil {
+				add("%s: unknown tool", nw)
+			}
+			if nr.Note == "" {
+				add("%s: needs a note (the message users will read)", nw)
+			}
+			basis(nw, nr.Basis)
+			// "Not read" and "read" contradict each other unless the
+			// reading only happens when the user names the file.
+			if rd, ok := k.Reader(nr.Tool); ok && len(rd.ServerMaps) > 0 &&
+				!slices.ContainsFunc(rd.Gates, func(g Gate) bool { return g.ID == GateExplicitFlag }) {
+				add("%s: the tool also reads servers from this kind without an explicit-flag gate", nw)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,95 @@
+package cache
+
+import (
+	"maps"
+	"sync"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+)
+
+// Session owns the sequence of snapshots. It is the only mutable part of
+// the cache: each change swaps in a new Snapshot under a lock, and readers
+// take the current one and work on it without further locking.
+type Session struct {
+	fs     FileSystem
+	parses *parseCache
+
+	mu      sync.Mutex
+	current *Snapshot
+}
+
+// NewSession starts with an empty snapshot over fs.
+func NewSession(fs FileSystem) *Session {
+	if fs == nil {
+		fs = OSFileSystem{}
+	}
+	s := &Session{fs: fs, parses: &parseCache{entries: map[[32]byte]*jsonc.File{}}}
+	s.current = s.newSnapshot(0, map[string]*Overlay{})
+	return s
+}
+
+func (s *Session) newSnapshot(id uint64, overlays map[string]*Overlay) *Snapshot {
+	return &Snapshot{id: id, overlays: overlays, fs: s.fs, parses: s.parses, disk: map[string]*File{}}
+}
+
+// Snapshot returns the current snapshot.
+func (s *Session) Snapshot() *Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.current
+}
+
+// IsCurrent reports whether snap is still the newest snapshot; results
+// computed from an older one are stale and must not be published.
+func (s *Session) IsCurrent(snap *Snapshot) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.current == snap
+}
+
+// Modification changes one file in a new snapshot.
+type Modification struct {
+	Path string
+	// Overlay is the new buffer, or nil to close the buffer (the file then
+	// falls back to its content on disk).
+	Overlay *Overlay
+}
+
+// Modify applies mods, forgets what was read from disk for the paths in
+// diskChanged (after a save or a file-watch event), and returns the new
+// current snapshot. Disk reads of other paths carry over: files on disk do
+// not change because the user typed in a buffer.
+func (s *Session) Modify(mods []Modification, diskChanged []string) *Snapshot {
+	return s.modify(mods, diskChanged, false)
+}
+
+// ForgetDisk returns a new current snapshot that re-reads every file from
+// disk, for events that may have changed any of them (a watcher overflow,
+// a new workspace folder).
+func (s *Session) ForgetDisk() *Snapshot {
+	return s.modify(nil, nil, true)
+}
+
+func (s *Session) modify(mods []Modification, diskChanged []string, forgetAll bool) *Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	overlays := maps.Clone(s.current.overlays)
+	for _, m := range mods {
+		if m.Overlay == nil {
+			delete(overlays, m.Path)
+		} else {
+			overlays[m.Path] = m.Overlay
+		}
+	}
+	next := s.newSnapshot(s.current.id+1, overlays)
+	if !forgetAll {
+		s.current.mu.Lock()
+		maps.Copy(next.disk, s.current.disk)
+		s.current.mu.Unlock()
+		for _, p := range diskChanged {
+			delete(next.disk, p)
+		}
+	}
+	s.current = next
+	return next
+}

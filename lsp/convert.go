@@ -1,0 +1,79 @@
+package lsp
+
+import (
+	"log/slog"
+	"reflect"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
+)
+
+// RulesDocURL is where each rule code is documented; diagnostics link to
+// it through codeDescription so editors can show the rule's page.
+const RulesDocURL = "https://github.com/mcp-lsp/mcp-lsp/blob/main/docs/rules.md"
+
+// toProtocolDiagnostics converts analysis findings on file f (and related
+// places in other files of snap) to LSP diagnostics. This and the Mapper
+// are the only places where byte offsets become UTF-16 positions.
+func toProtocolDiagnostics(snap *cache.Snapshot, f *cache.File, found []analysis.Diagnostic, logger *slog.Logger) []protocol.Diagnostic {
+	m := NewMapper(f.Content)
+	out := make([]protocol.Diagnostic, 0, len(found))
+	for _, d := range found {
+		rng, err := m.Range(d.Span)
+		if err != nil {
+			// A span outside the file is a bug in a rule; drop the one
+			// finding rather than the whole publication.
+			logger.Error("diagnostic span out of range", "code", d.Code, "path", f.Path, "error", err)
+			continue
+		}
+		pd := protocol.Diagnostic{
+			Range:           rng,
+			Severity:        protocol.DiagnosticSeverity(d.Severity),
+			Code:            d.Code,
+			CodeDescription: &protocol.CodeDescription{Href: uri.URI(RulesDocURL + "#" + d.Code)},
+			Source:          "mcp-lsp",
+			Message:         d.Message,
+		}
+		for _, t := range d.Tags {
+			pd.Tags = append(pd.Tags, protocol.DiagnosticTag(t))
+		}
+		for _, r := range d.Related {
+			loc, ok := relatedLocation(snap, f, m, r)
+			if ok {
+				pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{Location: loc, Message: r.Message})
+			}
+		}
+		if len(d.Data) > 0 {
+			pd.Data = d.Data
+		}
+		out = append(out, pd)
+	}
+	return out
+}
+
+func relatedLocation(snap *cache.Snapshot, f *cache.File, m *Mapper, r analysis.Related) (protocol.Location, bool) {
+	target, targetURI := f, pathToURI(f.Path)
+	if f.Overlay != nil {
+		targetURI = protocol.DocumentURI(f.Overlay.URI)
+	}
+	if r.Path != "" && r.Path != f.Path {
+		target = snap.File(r.Path)
+		targetURI = pathToURI(r.Path)
+		if target.Overlay != nil {
+			targetURI = protocol.DocumentURI(target.Overlay.URI)
+		}
+		m = NewMapper(target.Content)
+	}
+	rng, err := m.Range(r.Span)
+	if err != nil {
+		return protocol.Location{}, false
+	}
+	return protocol.Location{URI: targetURI, Range: rng}, true
+}
+
+// diagnosticEqual compares two converted diagnostics, so unchanged results
+// are not sent again.
+func diagnosticEqual(a, b protocol.Diagnostic) bool { return reflect.DeepEqual(a, b) }

@@ -1,0 +1,168 @@
+package lsp
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"sync"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
+)
+
+// diagnoser computes and publishes diagnostics off the request path.
+//
+// Handlers only record a change and call trigger. The worker wakes on a
+// channel of capacity one, so a burst of edits coalesces into a single run
+// on the newest snapshot; a run whose snapshot was superseded while it was
+// computing is thrown away (the newer snapshot has already re-armed the
+// channel). Every run analyses every tracked file, because with cross-file
+// analysis an edit in one file can change another's diagnostics; the
+// per-content parse cache and the "publish only what changed" check keep
+// that cheap.
+type diagnoser struct {
+	s    *Server
+	wake chan struct{}
+
+	mu        sync.Mutex
+	tracked   map[string]bool
+	published map[string]publication
+	runs      int // completed runs, for tests and benchmarks
+}
+
+// publication is what the client last received for a file.
+type publication struct {
+	uri     protocol.DocumentURI
+	version *int32 // nil for a file that is not open
+	diags   []protocol.Diagnostic
+}
+
+func newDiagnoser(s *Server) *diagnoser {
+	return &diagnoser{
+		s:         s,
+		wake:      make(chan struct{}, 1),
+		tracked:   map[string]bool{},
+		published: map[string]publication{},
+	}
+}
+
+// track adds path to the files whose diagnostics are kept published.
+func (d *diagnoser) track(path string) {
+	d.mu.Lock()
+	d.tracked[path] = true
+	d.mu.Unlock()
+	d.trigger()
+}
+
+// trigger asks for a run on the newest snapshot. It never blocks.
+func (d *diagnoser) trigger() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (d *diagnoser) run(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.wake:
+		}
+		d.runOnce(ctx)
+	}
+}
+
+func (d *diagnoser) runOnce(ctx context.Context) {
+	snap := d.s.session.Snapshot()
+	d.mu.Lock()
+	paths := slices.Sorted(maps.Keys(d.tracked))
+	d.mu.Unlock()
+
+	results := make(map[string]publication, len(paths))
+	var gone []string
+	for _, path := range paths {
+		if ctx.Err() != nil {
+			return
+		}
+		f := snap.File(path)
+		if !f.Exists {
+			gone = append(gone, path)
+			continue
+		}
+		results[path] = d.diagnose(snap, f)
+	}
+	if !d.s.session.IsCurrent(snap) {
+		return
+	}
+
+	d.mu.Lock()
+	for _, path := range gone {
+		delete(d.tracked, path)
+		if _, ok := d.published[path]; ok {
+			results[path] = publication{uri: d.published[path].uri}
+		}
+	}
+	var toSend []publication
+	for _, path := range slices.Sorted(maps.Keys(results)) {
+		p := results[path]
+		if old, ok := d.published[path]; ok && equalVersion(old.version, p.version) && slices.EqualFunc(old.diags, p.diags, diagnosticEqual) {
+			continue
+		}
+		if _, ok := d.published[path]; !ok && len(p.diags) == 0 {
+			continue // nothing was shown and nothing is to show
+		}
+		if len(p.diags) == 0 && !d.tracked[path] {
+			delete(d.published, path)
+		} else {
+			d.published[path] = p
+		}
+		toSend = append(toSend, p)
+	}
+	d.runs++
+	d.mu.Unlock()
+
+	for _, p := range toSend {
+		d.s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, publishParams{
+			URI:         p.uri,
+			Version:     p.version,
+			Diagnostics: p.diags,
+		})
+	}
+}
+
+// diagnose analyses one file and converts the result for the wire.
+func (d *diagnoser) diagnose(snap *cache.Snapshot, f *cache.File) publication {
+	uri := pathToURI(f.Path)
+	if f.Overlay != nil {
+		uri = protocol.DocumentURI(f.Overlay.URI)
+	}
+	p := publication{uri: uri, diags: []protocol.Diagnostic{}}
+	if f.Overlay != nil {
+		v := f.Overlay.Version
+		p.version = &v
+	}
+	_, found, ok := snap.Diagnose(f.Path, d.s.opts.Registry, d.s.opts.Env)
+	if !ok {
+		return p // not an MCP config: never diagnosed
+	}
+	if f.ReadErr != nil {
+		d.s.logger.Warn("cannot read file", "path", f.Path, "error", f.ReadErr)
+	}
+	p.diags = toProtocolDiagnostics(snap, f, found, d.s.logger)
+	return p
+}
+
+// publishParams is PublishDiagnosticsParams with a version that is sent
+// whenever the file is open (go.lsp.dev's omits a 0 version) and with
+// diagnostics that are never null (Neovim rejects null).
+type publishParams struct {
+	URI         protocol.DocumentURI  `json:"uri"`
+	Version     *int32                `json:"version,omitempty"`
+	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
+}
+
+func equalVersion(a, b *int32) bool {
+	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
+}

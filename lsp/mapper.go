@@ -1,0 +1,176 @@
+package lsp
+
+import (
+	"fmt"
+	"sort"
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+)
+
+// Mapper converts between byte offsets (what analysis speaks) and LSP
+// positions (zero-based line, UTF-16 code units). It is the only place in
+// mcp-lsp that knows about UTF-16, so every feature gets CRLF, tabs,
+// non-ASCII and astral characters right in the same way.
+//
+// Line breaks are "\n", "\r\n" and a lone "\r", as the LSP specification
+// says. Invalid UTF-8 bytes count as one code unit each (the U+FFFD an
+// editor shows in their place).
+//
+// A Mapper is immutable and safe for concurrent use.
+type Mapper struct {
+	content    []byte
+	lineStarts []int // byte offset of the first byte of each line
+}
+
+// NewMapper indexes content. The slice must not be modified afterwards.
+func NewMapper(content []byte) *Mapper {
+	starts := make([]int, 1, 1+len(content)/32)
+	for i := 0; i < len(content); i++ {
+		switch content[i] {
+		case '\n':
+			starts = append(starts, i+1)
+		case '\r':
+			if i+1 < len(content) && content[i+1] == '\n' {
+				i++
+			}
+			starts = append(starts, i+1)
+		}
+	}
+	return &Mapper{content: content, lineStarts: starts}
+}
+
+// Content returns the mapped bytes.
+func (m *Mapper) Content() []byte { return m.content }
+
+// LineCount is the number of lines; a trailing line break opens an empty
+// last line, as in every editor.
+func (m *Mapper) LineCount() int { return len(m.lineStarts) }
+
+// line returns the zero-based line containing offset.
+func (m *Mapper) line(offset int) int {
+	return sort.Search(len(m.lineStarts), func(i int) bool { return m.lineStarts[i] > offset }) - 1
+}
+
+// lineEnd is the offset of the line break ending line (or len(content)).
+func (m *Mapper) lineEnd(line int) int {
+	if line+1 >= len(m.lineStarts) {
+		return len(m.content)
+	}
+	end := m.lineStarts[line+1]
+	if end > 0 && m.content[end-1] == '\n' {
+		end--
+	}
+	if end > 0 && m.content[end-1] == '\r' {
+		end--
+	}
+	return end
+}
+
+// OffsetPosition converts a byte offset in [0, len(content)] to an LSP
+// position. An offset inside a multi-byte character maps to the start of
+// that character; an offset inside a CRLF pair maps to the end of the line.
+func (m *Mapper) OffsetPosition(offset int) (protocol.Position, error) {
+	if offset < 0 || offset > len(m.content) {
+		return protocol.Position{}, fmt.Errorf("offset %d out of range [0, %d]", offset, len(m.content))
+	}
+	line := m.line(offset)
+	start := m.lineStarts[line]
+	end := m.lineEnd(line)
+	return protocol.Position{Line: uint32(line), Character: uint32(utf16Units(m.content[start:end], min(offset, end)-start))}, nil
+}
+
+// PositionOffset converts an LSP position to a byte offset. A character
+// past the end of its line means the end of that line (the LSP
+// specification says so); a line past the last one is an error, since
+// silently clamping it would apply an edit in the wrong place.
+func (m *Mapper) PositionOffset(p protocol.Position) (int, error) {
+	line := int(p.Line)
+	if line >= len(m.lineStarts) {
+		return 0, fmt.Errorf("line %d out of range (document has %d lines)", line, len(m.lineStarts))
+	}
+	offset, end := m.lineStarts[line], m.lineEnd(line)
+	for units := int(p.Character); units > 0 && offset < end; {
+		r, size := utf8.DecodeRune(m.content[offset:end])
+		n := 1
+		if r >= 0x10000 && size == 4 {
+			n = 2
+		}
+		if n > units {
+			// The position points between the two halves of a surrogate
+			// pair; no byte offset is there, so stay before the character.
+			break
+		}
+		units -= n
+		offset += size
+	}
+	return offset, nil
+}
+
+// Range converts a span to an LSP range.
+func (m *Mapper) Range(s span.Span) (protocol.Range, error) {
+	start, err := m.OffsetPosition(s.Start)
+	if err != nil {
+		return protocol.Range{}, err
+	}
+	end, err := m.OffsetPosition(s.End)
+	if err != nil {
+		return protocol.Range{}, err
+	}
+	return protocol.Range{Start: start, End: end}, nil
+}
+
+// Span converts an LSP range to a span.
+func (m *Mapper) Span(r protocol.Range) (span.Span, error) {
+	start, err := m.PositionOffset(r.Start)
+	if err != nil {
+		return span.Span{}, err
+	}
+	end, err := m.PositionOffset(r.End)
+	if err != nil {
+		return span.Span{}, err
+	}
+	if end < start {
+		return span.Span{}, fmt.Errorf("range end %v before start %v", r.End, r.Start)
+	}
+	return span.Span{Start: start, End: end}, nil
+}
+
+// LineColumn returns the 1-based line and 1-based byte column of offset,
+// the way Go tools print positions (`file:line:col`).
+func (m *Mapper) LineColumn(offset int) (line, col int, err error) {
+	if offset < 0 || offset > len(m.content) {
+		return 0, 0, fmt.Errorf("offset %d out of range [0, %d]", offset, len(m.content))
+	}
+	l := m.line(offset)
+	return l + 1, offset - m.lineStarts[l] + 1, nil
+}
+
+// utf16Units counts the UTF-16 code units of the characters of line that
+// end at or before byte limit. Valid runes above the Basic Multilingual
+// Plane take two units; every invalid byte takes one (the U+FFFD an editor
+// shows). A character that limit cuts through is not counted, so an offset
+// inside a character maps to the character's start.
+func utf16Units(line []byte, limit int) int {
+	n := 0
+	for i := 0; i < limit; {
+		if line[i] < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(line[i:])
+		if i+size > limit {
+			break
+		}
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		i += size
+	}
+	return n
+}

@@ -1,0 +1,139 @@
+package lsp
+
+import (
+	"testing"
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+)
+
+func pos(line, char uint32) protocol.Position { return protocol.Position{Line: line, Character: char} }
+
+func TestMapperOffsetPosition(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		offset  int
+		want    protocol.Position
+	}{
+		{"start", "abc", 0, pos(0, 0)},
+		{"end of content", "abc", 3, pos(0, 3)},
+		{"second line LF", "ab\ncd", 4, pos(1, 1)},
+		{"second line CRLF", "ab\r\ncd", 5, pos(1, 1)},
+		{"inside CRLF maps to end of line", "ab\r\ncd", 3, pos(0, 2)},
+		{"lone CR is a line break", "ab\rcd", 4, pos(1, 1)},
+		{"tab is one unit", "\t\"x\"", 2, pos(0, 2)},
+		{"two-byte char is one unit", "é:x", 3, pos(0, 2)},
+		{"three-byte char is one unit", "日本x", 6, pos(0, 2)},
+		{"astral char is two units", "😀x", 4, pos(0, 2)},
+		{"after astral char", "😀x", 5, pos(0, 3)},
+		{"inside astral char maps to its start", "😀x", 2, pos(0, 0)},
+		{"invalid byte is one unit", "\xffx", 1, pos(0, 1)},
+		{"invalid lead byte at end of line", "a\xe6\nb", 2, pos(0, 2)},
+		{"empty last line after trailing newline", "a\n", 2, pos(1, 0)},
+		{"empty content", "", 0, pos(0, 0)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := NewMapper([]byte(tt.content)).OffsetPosition(tt.offset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("OffsetPosition(%q, %d) = %v, want %v", tt.content, tt.offset, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMapperPositionOffset(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		pos     protocol.Position
+		want    int
+	}{
+		{"start", "abc", pos(0, 0), 0},
+		{"past end of line means end of line", "abc\ndef", pos(0, 99), 3},
+		{"past end of CRLF line stops before CR", "abc\r\ndef", pos(0, 99), 3},
+		{"second line CRLF", "ab\r\ncd", pos(1, 2), 6},
+		{"after astral char", "😀x", pos(0, 2), 4},
+		{"between surrogate halves stays before the char", "😀x", pos(0, 1), 0},
+		{"non-ASCII", "é日x", pos(0, 2), 5},
+		{"empty last line", "a\n", pos(1, 0), 2},
+		{"empty content", "", pos(0, 5), 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := NewMapper([]byte(tt.content)).PositionOffset(tt.pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("PositionOffset(%q, %v) = %d, want %d", tt.content, tt.pos, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMapperOutOfRangeIsAnError(t *testing.T) {
+	m := NewMapper([]byte("ab\ncd"))
+	if _, err := m.PositionOffset(pos(2, 0)); err == nil {
+		t.Error("line past the last line: want error, got none")
+	}
+	if _, err := m.OffsetPosition(-1); err == nil {
+		t.Error("negative offset: want error")
+	}
+	if _, err := m.OffsetPosition(6); err == nil {
+		t.Error("offset past the end: want error")
+	}
+	if _, err := m.Span(protocol.Range{Start: pos(1, 0), End: pos(0, 0)}); err == nil {
+		t.Error("reversed range: want error")
+	}
+}
+
+// TestMapperRoundTrip checks, for every rune boundary of a mixed document,
+// that offset -> position -> offset is the identity.
+func TestMapperRoundTrip(t *testing.T) {
+	content := []byte("{\r\n\t\"naïve😀\": \"日本\",\n  \"x\": 1\r\"y\"\n}")
+	m := NewMapper(content)
+	for off := 0; off <= len(content); off++ {
+		if off < len(content) && !utf8.RuneStart(content[off]) {
+			continue
+		}
+		if off > 0 && content[off-1] == '\r' && off < len(content) && content[off] == '\n' {
+			continue // inside CRLF: not a position of its own
+		}
+		p, err := m.OffsetPosition(off)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := m.PositionOffset(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back != off {
+			t.Errorf("offset %d -> %v -> %d", off, p, back)
+		}
+	}
+}
+
+func TestMapperRangeAndLineColumn(t *testing.T) {
+	m := NewMapper([]byte("x\r\n\"é😀\": ,"))
+	r, err := m.Range(span.New(3, 12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (protocol.Range{Start: pos(1, 0), End: pos(1, 6)}); r != want {
+		t.Errorf("Range = %v, want %v", r, want)
+	}
+	line, col, err := m.LineColumn(12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line != 2 || col != 10 {
+		t.Errorf("LineColumn = %d:%d, want 2:10 (byte columns, as Go tools print)", line, col)
+	}
+}
