@@ -19,6 +19,9 @@ const RulesDocURL = "https://github.com/mcp-lsp/mcp-lsp/blob/main/docs/rules.md"
 // places in other files of snap) to LSP diagnostics. This and the Mapper
 // are the only places where byte offsets become UTF-16 positions.
 func toProtocolDiagnostics(snap *cache.Snapshot, f *cache.File, found []analysis.Diagnostic, logger *slog.Logger) []protocol.Diagnostic {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
 	m := NewMapper(f.Content)
 	out := make([]protocol.Diagnostic, 0, len(found))
 	for _, d := range found {

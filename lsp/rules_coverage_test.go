@@ -1,0 +1,32 @@
+package lsp
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis"
+)
+
+// TestEveryRuleHasAScenario: each rule code documented in docs/rules.md
+// (generated from analysis.Rules) is triggered by at least one scenario,
+// so no rule ships untested.
+func TestEveryRuleHasAScenario(t *testing.T) {
+	triggered := map[string]bool{}
+	for _, sc := range loadScenarios(t) {
+		data := sc.content(wantFile)
+		var want map[string][]goldenDiagnostic
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatalf("%s: %v", sc.name, err)
+		}
+		for _, ds := range want {
+			for _, d := range ds {
+				triggered[d.Code] = true
+			}
+		}
+	}
+	for _, r := range analysis.Rules {
+		if !triggered[r.Code] {
+			t.Errorf("rule %q has no scenario in testdata/scenarios that triggers it", r.Code)
+		}
+	}
+}

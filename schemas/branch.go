@@ -1,0 +1,86 @@
+package schemas
+
+// ServerDef returns the $defs name of the server shape that the dialect's
+// tool would read entry as, decided from the entry itself: its "type", or,
+// where the tool infers the transport, whether it has "url" and "command".
+// Validate the entry against Branch(dialect, def) to get errors about its
+// fields instead of errors about a failed union.
+//
+// ok is false when the entry has a type the tool does not know (for example
+// "local" for Claude Code, "ws" for Copilot CLI, "HTTP" anywhere: all are
+// case-sensitive) or a type that is not a string. The tool skips or rejects
+// such an entry; report the type itself, rather than guessing a shape.
+//
+// The rules are the same as the "server" dispatcher in each schema (its
+// if/then chain); TestServerDefMatchesDispatcher keeps the two in step.
+func ServerDef(dialect string, entry map[string]any) (def string, ok bool) {
+	typ, hasType := entry["type"]
+	_, hasURL := entry["url"]
+	_, hasCommand := entry["command"]
+	t, isString := typ.(string)
+	if hasType && !isString {
+		return "", false
+	}
+	// urlOnly is how Copilot CLI, VS Code and Cursor infer a remote server.
+	urlOnly := hasURL && !hasCommand
+
+	switch dialect {
+	case ClaudeCode:
+		// No inference: without type an entry is stdio, even with a url.
+		switch {
+		case !hasType, t == "stdio":
+			return "stdioServer", true
+		case t == "sse":
+			return "sseServer", true
+		case t == "http", t == "streamable-http":
+			return "httpServer", true
+		case t == "ws":
+			return "wsServer", true
+		}
+	case ClaudeDesktop:
+		// The file has only stdio servers; a url entry gets stdio's errors
+		// (command missing, url not allowed), which is what it needs to hear.
+		return "stdioServer", true
+	case CopilotCLI:
+		switch {
+		case !hasType && urlOnly:
+			return "remoteServer", true
+		case !hasType, t == "local", t == "stdio":
+			return "localServer", true
+		case t == "http", t == "streamable-http", t == "sse":
+			return "remoteServer", true
+		}
+	case Cursor:
+		switch {
+		case !hasType && urlOnly:
+			return "remoteServer", true
+		case !hasType, t == "stdio":
+			return "stdioServer", true
+		case t == "sse", t == "streamable-http", t == "http":
+			return "remoteServer", true
+		}
+	case VSCode:
+		switch {
+		case !hasType && urlOnly:
+			return "httpServer", true
+		case !hasType, t == "stdio":
+			return "stdioServer", true
+		case t == "http", t == "sse":
+			return "httpServer", true
+		}
+	case OpenCode:
+		// type is required for real servers. Without it, command or url
+		// still says which shape the user meant, so the error is "type is
+		// missing" rather than "command is not allowed"; an entry with
+		// neither is the {"enabled": ...} override.
+		switch {
+		case t == "local", !hasType && hasCommand:
+			return "localServer", true
+		case t == "remote", !hasType && hasURL:
+			return "remoteServer", true
+		case !hasType:
+			return "enabledOverride", true
+		}
+	}
+	return "", false
+}
