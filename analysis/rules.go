@@ -52,6 +52,9 @@ type Config struct {
 	// Severity overrides a rule's default severity; SeverityOff disables
 	// the rule.
 	Severity map[string]Severity
+	// CommandLookup enables the check that a server's command exists (on
+	// PATH or relative to the workspace). It is looked up, never run.
+	CommandLookup bool
 }
 
 // SeverityOff, as a Config.Severity value, turns a rule off.

@@ -30,6 +30,8 @@ type testClient struct {
 	published map[protocol.DocumentURI]publishParams
 	history   []publishParams
 	versions  map[protocol.DocumentURI]int32
+	settings  any // answer to workspace/configuration (section mcpLsp); nil answers null
+	configAsk int   // how many times the server asked
 }
 
 // syncBuffer collects the server's logs so tests can assert on them.
@@ -101,7 +103,21 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 		c.changed = make(chan struct{})
 		c.mu.Unlock()
 	}
-	return reply(ctx, nil, nil)
+	if req.Method() == protocol.MethodWorkspaceConfiguration {
+		c.mu.Lock()
+		c.configAsk++
+		settings := c.settings
+		close(c.changed)
+		c.changed = make(chan struct{})
+		c.mu.Unlock()
+		_ = reply(ctx, []any{settings}, nil)
+		return nil
+	}
+	// Never return the reply's error: jsonrpc2 v0.10.0 then fails the
+	// connection, and a second failure of another error type (the read
+	// error at teardown) panics in atomic.Value.Store.
+	_ = reply(ctx, nil, nil)
+	return nil
 }
 
 func (c *testClient) call(method string, params, result any) error {
@@ -122,7 +138,9 @@ func (c *testClient) notify(method string, params any) {
 func (c *testClient) initialize(root string) {
 	c.t.Helper()
 	var res protocol.InitializeResult
-	params := protocol.InitializeParams{Capabilities: protocol.ClientCapabilities{}}
+	params := protocol.InitializeParams{Capabilities: protocol.ClientCapabilities{
+		Workspace: &protocol.WorkspaceClientCapabilities{Configuration: true},
+	}}
 	if root != "" {
 		params.WorkspaceFolders = []protocol.WorkspaceFolder{{URI: string(pathToURI(root)), Name: "root"}}
 	}

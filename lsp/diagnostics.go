@@ -76,6 +76,7 @@ func (d *diagnoser) run(ctx context.Context) {
 
 func (d *diagnoser) runOnce(ctx context.Context) {
 	snap := d.s.session.Snapshot()
+	opts := d.s.diagnoseOptions()
 	d.mu.Lock()
 	paths := slices.Sorted(maps.Keys(d.tracked))
 	d.mu.Unlock()
@@ -91,7 +92,9 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 			gone = append(gone, path)
 			continue
 		}
-		results[path] = d.diagnose(snap, f)
+		if p, known := d.diagnose(snap, f, opts); known {
+			results[path] = p
+		}
 	}
 	if !d.s.session.IsCurrent(snap) {
 		return
@@ -101,7 +104,7 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 	for _, path := range gone {
 		delete(d.tracked, path)
 		if _, ok := d.published[path]; ok {
-			results[path] = publication{uri: d.published[path].uri}
+			results[path] = publication{uri: d.published[path].uri, diags: []protocol.Diagnostic{}}
 		}
 	}
 	var toSend []publication
@@ -110,8 +113,11 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 		if old, ok := d.published[path]; ok && equalVersion(old.version, p.version) && slices.EqualFunc(old.diags, p.diags, diagnosticEqual) {
 			continue
 		}
-		if _, ok := d.published[path]; !ok && len(p.diags) == 0 {
-			continue // nothing was shown and nothing is to show
+		if _, ok := d.published[path]; !ok && len(p.diags) == 0 && p.version == nil {
+			// Nothing was shown for this file on disk and nothing is to
+			// show. (An open buffer always gets an answer, even an empty
+			// one, so the editor knows its version was analysed.)
+			continue
 		}
 		if len(p.diags) == 0 && !d.tracked[path] {
 			delete(d.published, path)
@@ -133,25 +139,27 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 }
 
 // diagnose analyses one file and converts the result for the wire.
-func (d *diagnoser) diagnose(snap *cache.Snapshot, f *cache.File) publication {
+// known is false for files that are not MCP configurations: they never
+// get a publication at all.
+func (d *diagnoser) diagnose(snap *cache.Snapshot, f *cache.File, opts cache.DiagnoseOptions) (p publication, known bool) {
 	uri := pathToURI(f.Path)
 	if f.Overlay != nil {
 		uri = protocol.DocumentURI(f.Overlay.URI)
 	}
-	p := publication{uri: uri, diags: []protocol.Diagnostic{}}
+	p = publication{uri: uri, diags: []protocol.Diagnostic{}}
 	if f.Overlay != nil {
 		v := f.Overlay.Version
 		p.version = &v
 	}
-	_, found, ok := snap.Diagnose(f.Path, d.s.opts.Registry, d.s.opts.Env)
+	_, found, ok := snap.Diagnose(f.Path, opts)
 	if !ok {
-		return p // not an MCP config: never diagnosed
+		return p, false
 	}
 	if f.ReadErr != nil {
 		d.s.logger.Warn("cannot read file", "path", f.Path, "error", f.ReadErr)
 	}
 	p.diags = toProtocolDiagnostics(snap, f, found, d.s.logger)
-	return p
+	return p, true
 }
 
 // publishParams is PublishDiagnosticsParams with a version that is sent

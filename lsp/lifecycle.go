@@ -25,8 +25,11 @@ func (s *Server) Initialize(_ context.Context, params *protocol.InitializeParams
 	}, nil
 }
 
-// Initialized needs nothing yet; discovery will start from here.
-func (s *Server) Initialized(context.Context, *protocol.InitializedParams) error { return nil }
+// Initialized pulls the user's settings in the background.
+func (s *Server) Initialized(ctx context.Context, _ *protocol.InitializedParams) error {
+	go s.fetchConfiguration(ctx)
+	return nil
+}
 
 // SetTrace is accepted and ignored: logs go to stderr or --log-file.
 func (s *Server) SetTrace(context.Context, *protocol.SetTraceParams) error { return nil }

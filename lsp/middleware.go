@@ -25,6 +25,10 @@ import (
 //	lifecycle  -32002 before initialize, shutdown/exit state machine
 //	extra      methods go.lsp.dev/protocol cannot decode faithfully
 //	protocol   protocol.ServerHandler dispatching to *Server
+//
+// The chain never returns an error to the connection's read loop (async
+// swallows them): jsonrpc2 v0.10.0 closes the stream on such an error, and
+// a second failure with another error type panics in atomic.Value.Store.
 
 // cancelHandler tracks in-flight calls by ID and cancels their context on
 // $/cancelRequest. jsonrpc2.ID's own decoder handles numbers and strings,

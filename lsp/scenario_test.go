@@ -202,7 +202,7 @@ func (sc *scenario) analysisResults(t *testing.T) map[string][]goldenDiagnostic 
 	got := map[string][]goldenDiagnostic{}
 	for _, name := range sc.inputs {
 		path := filepath.Join(sc.dir, filepath.FromSlash(name))
-		f, found, ok := snap.Diagnose(path, reg, sc.env)
+		f, found, ok := snap.Diagnose(path, cache.DiagnoseOptions{Registry: reg, Env: sc.env})
 		if !ok || len(found) == 0 {
 			continue
 		}

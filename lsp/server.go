@@ -10,10 +10,12 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
@@ -61,6 +63,7 @@ type Server struct {
 	exited    chan struct{}
 	exitOnce  sync.Once
 	clientCap protocol.ClientCapabilities
+	settings  analysis.Settings
 }
 
 func (s *Server) state() lifecycleState {
@@ -109,7 +112,13 @@ func Run(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	select {
 	case <-s.conn.Done():
 	case <-s.exited:
-		<-s.conn.Done()
+		// The reader may be blocked on a stdin that Close cannot
+		// interrupt (a blocking file descriptor); the process is about
+		// to exit anyway, so do not wait for it for long.
+		select {
+		case <-s.conn.Done():
+		case <-time.After(time.Second):
+		}
 	case <-ctx.Done():
 		s.conn.Close()
 		<-s.conn.Done()

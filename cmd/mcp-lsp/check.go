@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"go.lsp.dev/protocol"
 
@@ -46,6 +47,8 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("check", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	format := fset.String("format", "text", "output `format`: text or json")
+	tools := fset.String("tools", "", "comma-separated tool `ids` to check for (default: every tool that reads each file)")
+	commandLookup := fset.Bool("command-lookup", false, "check that each server's command exists on PATH (looked up, never run)")
 	fset.Usage = func() { fmt.Fprint(stderr, usage) }
 	if err := fset.Parse(args); err != nil {
 		return 2
@@ -87,11 +90,38 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		paths = append(paths, found...)
 	}
 
+	var settings analysis.Settings
+	if *tools != "" {
+		settings.Tools = strings.Split(*tools, ",")
+	}
+	opts := cache.DiagnoseOptions{
+		Registry: reg, Env: env,
+		Base:     analysis.Config{CommandLookup: *commandLookup},
+		Settings: settings,
+	}
 	snap := cache.NewSession(nil).Snapshot()
+	reported := map[string]bool{}
+	for _, root := range roots {
+		dir := absPath(root)
+		if info, err := os.Stat(dir); err == nil && !info.IsDir() {
+			dir = filepath.Dir(dir)
+		}
+		_, project, problems := snap.Config(dir, opts)
+		for _, p := range problems {
+			where := project
+			if where == "" {
+				where = "settings"
+			}
+			if msg := where + ": " + p; !reported[msg] {
+				reported[msg] = true
+				fmt.Fprintf(stderr, "mcp-lsp check: %s\n", msg)
+			}
+		}
+	}
 	results := []checkResult{}
 	hasError := false
 	for _, p := range paths {
-		f, found, ok := snap.Diagnose(absPath(p), reg, env)
+		f, found, ok := snap.Diagnose(absPath(p), opts)
 		if !ok {
 			continue
 		}

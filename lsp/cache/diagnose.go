@@ -1,16 +1,29 @@
 package cache
 
 import (
+	"path/filepath"
+
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
+
+// DiagnoseOptions are the inputs of analysis besides the snapshot itself.
+type DiagnoseOptions struct {
+	Registry *registry.Registry
+	Env      registry.Env
+	// Base is the configuration before any settings: the server enables
+	// command lookup by default, the check CLI only when asked.
+	Base analysis.Config
+	// Settings are the editor's settings, layered over the project file.
+	Settings analysis.Settings
+}
 
 // Diagnose analyses path in this snapshot. ok is false when the file is not
 // an MCP configuration file the registry knows, or does not exist: such
 // files get no diagnostics at all. Both the language server and the check
 // CLI call this, so they can never disagree.
-func (s *Snapshot) Diagnose(path string, reg *registry.Registry, env registry.Env) (f *File, found []analysis.Diagnostic, ok bool) {
-	kind, known := reg.Match(path, env)
+func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found []analysis.Diagnostic, ok bool) {
+	kind, known := opts.Registry.Match(path, opts.Env)
 	if !known {
 		return nil, nil, false
 	}
@@ -18,11 +31,41 @@ func (s *Snapshot) Diagnose(path string, reg *registry.Registry, env registry.En
 	if !f.Exists || f.ReadErr != nil {
 		return f, nil, f.Exists
 	}
+	cfg, _, _ := s.Config(filepath.Dir(path), opts)
 	found = analysis.AnalyzeFile(analysis.FileInput{
-		Path:    path,
-		Content: f.Content,
-		Parsed:  s.Parse(f),
-		Kind:    kind,
+		Path:     path,
+		Content:  f.Content,
+		Parsed:   s.Parse(f),
+		Kind:     kind,
+		Registry: opts.Registry,
+		Config:   cfg,
 	})
 	return f, found, true
+}
+
+// Config returns the analysis configuration for files in dir: the base,
+// then the nearest project file (.mcp-lsp.json in dir or an ancestor; an
+// open buffer of it counts), then the editor settings. It also returns the
+// project file's path ("" if none) and the problems found in the settings.
+func (s *Snapshot) Config(dir string, opts DiagnoseOptions) (analysis.Config, string, []string) {
+	cfg := opts.Base
+	var problems []string
+	projectPath := ""
+	for d := dir; ; d = filepath.Dir(d) {
+		candidate := filepath.Join(d, analysis.ProjectConfigName)
+		if f := s.File(candidate); f.Exists && f.ReadErr == nil {
+			projectPath = candidate
+			settings, p := analysis.ParseSettings(f.Content)
+			problems = append(problems, p...)
+			var p2 []string
+			cfg, p2 = settings.Apply(cfg, opts.Registry)
+			problems = append(problems, p2...)
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	cfg, p := opts.Settings.Apply(cfg, opts.Registry)
+	return cfg, projectPath, append(problems, p...)
 }

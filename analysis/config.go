@@ -1,0 +1,141 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+)
+
+// ProjectConfigName is the project file read by both the language server
+// and `mcp-lsp check`, so a team shares one set of rule settings.
+const ProjectConfigName = ".mcp-lsp.json"
+
+// Settings is the user-facing form of Config, as written in the project
+// file and in the editor's "mcpLsp" settings section:
+//
+//	{"tools": ["claude-code", "opencode"],
+//	 "rules": {"duplicate-key": "off", "unknown-key": "error"},
+//	 "commandLookup": false}
+type Settings struct {
+	Tools         []string          `json:"tools,omitempty"`
+	Rules         map[string]string `json:"rules,omitempty"`
+	CommandLookup *bool             `json:"commandLookup,omitempty"`
+}
+
+// ParseSettings reads a project config file (JSON with comments). A broken
+// file yields the settings that could be read and a problem per error, so
+// one typo does not silently discard the rest.
+func ParseSettings(content []byte) (Settings, []string) {
+	f := jsonc.Parse(content)
+	var problems []string
+	for _, e := range f.Errors {
+		problems = append(problems, e.Message)
+	}
+	var s Settings
+	if f.Root == nil || f.Root.Kind != jsonc.Object {
+		if f.Root != nil {
+			problems = append(problems, "the top level must be an object")
+		}
+		return s, problems
+	}
+	raw, _ := Decode(f.Root).(map[string]any)
+	return SettingsFromValue(raw, problems)
+}
+
+// SettingsFromValue reads settings from a decoded JSON object (what
+// workspace/configuration returns). Unknown keys and wrong types are
+// reported, not fatal. A nil value means the defaults.
+func SettingsFromValue(raw map[string]any, problems []string) (Settings, []string) {
+	var s Settings
+	for key, v := range raw {
+		switch key {
+		case "tools":
+			list, ok := v.([]any)
+			if !ok {
+				problems = append(problems, `"tools" must be an array of tool ids`)
+				continue
+			}
+			for _, item := range list {
+				if str, ok := item.(string); ok {
+					s.Tools = append(s.Tools, str)
+				}
+			}
+		case "rules":
+			m, ok := v.(map[string]any)
+			if !ok {
+				problems = append(problems, `"rules" must be an object of rule code to severity`)
+				continue
+			}
+			s.Rules = map[string]string{}
+			for code, sev := range m {
+				if str, ok := sev.(string); ok {
+					s.Rules[code] = str
+				} else {
+					problems = append(problems, fmt.Sprintf("rules.%s: the severity must be a string", code))
+				}
+			}
+		case "commandLookup":
+			b, ok := v.(bool)
+			if !ok {
+				problems = append(problems, `"commandLookup" must be true or false`)
+				continue
+			}
+			s.CommandLookup = &b
+		case "server", "trace":
+			// Client-side settings (the VS Code extension's), not ours.
+		default:
+			problems = append(problems, fmt.Sprintf("unknown setting %q", key))
+		}
+	}
+	slices.Sort(problems)
+	return s, problems
+}
+
+// Apply layers s over base: a listed tool set replaces the base one, rule
+// severities are overridden code by code. Unknown tool ids and rule codes
+// are reported (with the valid values) and ignored.
+func (s Settings) Apply(base Config, reg *registry.Registry) (Config, []string) {
+	var problems []string
+	c := Config{Tools: base.Tools, Severity: map[string]Severity{}, CommandLookup: base.CommandLookup}
+	for code, sev := range base.Severity {
+		c.Severity[code] = sev
+	}
+	if s.Tools != nil {
+		c.Tools = nil
+		for _, id := range s.Tools {
+			if _, ok := reg.Tool(registry.ToolID(id)); !ok {
+				problems = append(problems, fmt.Sprintf("unknown tool %q (known: %s)", id, knownTools(reg)))
+				continue
+			}
+			c.Tools = append(c.Tools, registry.ToolID(id))
+		}
+	}
+	for code, name := range s.Rules {
+		if _, ok := RuleByCode(code); !ok {
+			problems = append(problems, fmt.Sprintf("unknown rule %q (see docs/rules.md)", code))
+			continue
+		}
+		sev, ok := ParseSeverity(name)
+		if !ok {
+			problems = append(problems, fmt.Sprintf("rule %q: unknown severity %q (error, warning, info, hint or off)", code, name))
+			continue
+		}
+		c.Severity[code] = sev
+	}
+	if s.CommandLookup != nil {
+		c.CommandLookup = *s.CommandLookup
+	}
+	slices.Sort(problems)
+	return c, problems
+}
+
+func knownTools(reg *registry.Registry) string {
+	var ids []string
+	for _, t := range reg.Tools() {
+		ids = append(ids, string(t.ID))
+	}
+	return strings.Join(ids, ", ")
+}

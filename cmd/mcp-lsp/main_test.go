@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestCheckTextOutputAndExitCodes(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		".mcp.json":              "{\n  \"mcpServers\": {\"é\": {\"command\": \"x\"},}\n}\n",
+		"opencode.jsonc":         "{ // fine in OpenCode\n \"mcp\": {},\n}\n",
+		"node_modules/.mcp.json": "{", // never entered
+		"package.json":           "{,}",
+	})
+	out, errOut, code := runCLI(t, "check", dir)
+	if code != 1 {
+		t.Errorf("exit code = %d, want 1 (an error was found); stderr: %s", code, errOut)
+	}
+	want := filepath.Join(dir, ".mcp.json") + ":2:40: error: trailing commas are not allowed in strict JSON; Claude Code and GitHub Copilot CLI drop the whole file [trailing-comma-in-strict-json]\n"
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+
+	clean := writeTree(t, map[string]string{".mcp.json": `{"mcpServers": {"fs": {"command": "npx"}}}`})
+	if out, _, code := runCLI(t, "check", clean); code != 0 || out != "" {
+		t.Errorf("clean tree: exit %d, output %q", code, out)
+	}
+}
+
+func TestCheckJSONOutputHasLSPRange(t *testing.T) {
+	dir := writeTree(t, map[string]string{".mcp.json": "{\"mcpServers\": {\"😀\": {}, /* c */}}"})
+	out, _, code := runCLI(t, "check", "--format", "json", filepath.Join(dir, ".mcp.json"))
+	if code != 1 {
+		t.Errorf("exit code = %d, want 1", code)
+	}
+	var results []checkResult
+	if err := json.Unmarshal([]byte(out), &results); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, out)
+	}
+	var comment *checkResult
+	for i := range results {
+		if results[i].Code == "comment-in-strict-json" {
+			comment = &results[i]
+		}
+	}
+	if comment == nil {
+		t.Fatalf("no comment diagnostic in %s", out)
+	}
+	// Byte column 29 (😀 is 4 bytes), UTF-16 character 26 (😀 is 2 units).
+	if comment.Line != 1 || comment.Column != 29 || comment.Range.Start.Character != 26 || comment.Range.End.Character != 33 {
+		t.Errorf("positions: line %d col %d range %+v", comment.Line, comment.Column, comment.Range)
+	}
+}
+
+func TestCheckUsageAndIOErrors(t *testing.T) {
+	if _, errOut, code := runCLI(t, "check", "--format", "xml"); code != 2 || !strings.Contains(errOut, "unknown --format") {
+		t.Errorf("bad format: exit %d, stderr %q", code, errOut)
+	}
+	if _, errOut, code := runCLI(t, "check", filepath.Join(t.TempDir(), "missing")); code != 2 || !strings.Contains(errOut, "no such file") {
+		t.Errorf("missing path: exit %d, stderr %q", code, errOut)
+	}
+	if _, _, code := runCLI(t, "serve", "--bogus"); code != 2 {
+		t.Errorf("bad flag: exit %d", code)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	out, _, code := runCLI(t, "version")
+	if code != 0 || !strings.HasPrefix(out, "mcp-lsp ") {
+		t.Errorf("version: %q exit %d", out, code)
+	}
+}
+
+func TestCheckExampleWorkspaceShowsFindings(t *testing.T) {
+	out, _, code := runCLI(t, "check", filepath.Join("..", "..", "testdata", "example"))
+	if code != 1 {
+		t.Errorf("the bundled example should have errors; exit %d", code)
+	}
+	for _, want := range []string{"comment-in-strict-json", "trailing-comma-in-strict-json", "duplicate-key", "syntax-error"} {
+		if !strings.Contains(out, "["+want+"]") {
+			t.Errorf("example output lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+// TestBinaryOverStdio builds the real binary and speaks LSP to it over
+// its stdin/stdout: initialize, open a broken file, receive diagnostics,
+// shutdown, exit with status 0. Logs must go to stderr only.
+func TestBinaryOverStdio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "mcp-lsp")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--stdio", "--log-level", "debug")
+	stdin, _ := cmd.StdinPipe()
+	stdoutPipe, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(stdoutPipe)
+
+	send := func(msg map[string]any) {
+		msg["jsonrpc"] = "2.0"
+		b, _ := json.Marshal(msg)
+		fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(b), b)
+	}
+	recv := func() map[string]any {
+		var n int
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				t.Fatalf("read header: %v (stderr: %s)", err, stderr.String())
+			}
+			line = strings.TrimSpace(line)
+			if line == "" {
+				break
+			}
+			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+				n, _ = strconv.Atoi(v)
+			}
+		}
+		body := make([]byte, n)
+		if _, err := io.ReadFull(r, body); err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(body, &m); err != nil {
+			t.Fatalf("stdout carried something that is not JSON-RPC: %q", body)
+		}
+		return m
+	}
+
+	send(map[string]any{"id": 1, "method": "initialize", "params": map[string]any{"capabilities": map[string]any{}, "processId": nil}})
+	if m := recv(); m["id"] != float64(1) || m["result"] == nil {
+		t.Fatalf("initialize reply: %v", m)
+	}
+	send(map[string]any{"method": "initialized", "params": map[string]any{}})
+	dir := t.TempDir()
+	uri := "file://" + filepath.ToSlash(filepath.Join(dir, ".mcp.json"))
+	send(map[string]any{"method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": "json", "version": 3, "text": "{\"mcpServers\": {},}",
+	}}})
+	m := recv()
+	if m["method"] != "textDocument/publishDiagnostics" {
+		t.Fatalf("want diagnostics, got %v", m)
+	}
+	params := m["params"].(map[string]any)
+	diags := params["diagnostics"].([]any)
+	if params["version"] != float64(3) || len(diags) != 1 || diags[0].(map[string]any)["code"] != "trailing-comma-in-strict-json" {
+		t.Errorf("diagnostics: %v", params)
+	}
+	send(map[string]any{"id": 2, "method": "shutdown", "params": nil})
+	if m := recv(); m["id"] != float64(2) || m["error"] != nil {
+		t.Errorf("shutdown reply: %v", m)
+	}
+	send(map[string]any{"method": "exit"})
+	err := cmd.Wait()
+	if err != nil {
+		t.Errorf("exit after shutdown: %v (want status 0)", err)
+	}
+	if !strings.Contains(stderr.String(), "mcp-lsp starting") {
+		t.Errorf("logs did not go to stderr: %q", stderr.String())
+	}
+}

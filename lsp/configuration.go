@@ -1,0 +1,88 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
+)
+
+// configSection is the settings section mcp-lsp asks the client for
+// ("mcpLsp.tools", "mcpLsp.rules", "mcpLsp.commandLookup" in VS Code).
+const configSection = "mcpLsp"
+
+// fetchConfiguration asks the client for the mcpLsp section and re-runs
+// diagnostics with it. It runs in its own goroutine: a handler must not
+// wait on the client, since the connection serialises handlers.
+func (s *Server) fetchConfiguration(ctx context.Context) {
+	s.mu.Lock()
+	supported := s.clientCap.Workspace != nil && s.clientCap.Workspace.Configuration
+	s.mu.Unlock()
+	if !supported {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	var result []json.RawMessage
+	params := protocol.ConfigurationParams{Items: []protocol.ConfigurationItem{{Section: configSection}}}
+	if _, err := s.conn.Call(ctx, protocol.MethodWorkspaceConfiguration, params, &result); err != nil {
+		s.logger.Warn("workspace/configuration failed", "error", err)
+		return
+	}
+	if len(result) == 0 {
+		return
+	}
+	s.setSettings(result[0])
+}
+
+// setSettings stores the client's settings (null means the defaults) and
+// re-runs diagnostics.
+func (s *Server) setSettings(raw json.RawMessage) {
+	var value map[string]any
+	if err := json.Unmarshal(raw, &value); err != nil {
+		s.logger.Warn("ignoring malformed mcpLsp settings", "error", err)
+		return
+	}
+	settings, problems := analysis.SettingsFromValue(value, nil)
+	for _, p := range problems {
+		s.logger.Warn("mcpLsp setting", "problem", p)
+	}
+	s.mu.Lock()
+	s.settings = settings
+	s.mu.Unlock()
+	s.diags.trigger()
+}
+
+// DidChangeConfiguration takes pushed settings when the client sends them
+// (section mcpLsp inside), and otherwise pulls them again.
+func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.DidChangeConfigurationParams) error {
+	if m, ok := params.Settings.(map[string]any); ok {
+		if section, ok := m[configSection]; ok {
+			raw, err := json.Marshal(section)
+			if err == nil {
+				s.setSettings(raw)
+				return nil
+			}
+		}
+	}
+	go s.fetchConfiguration(ctx)
+	return nil
+}
+
+// diagnoseOptions is the analysis input besides the snapshot: the
+// registry, the user's environment and the current settings. The server
+// looks commands up by default; the settings can turn that off.
+func (s *Server) diagnoseOptions() cache.DiagnoseOptions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return cache.DiagnoseOptions{
+		Registry: s.opts.Registry,
+		Env:      s.opts.Env,
+		Base:     analysis.Config{CommandLookup: true},
+		Settings: s.settings,
+	}
+}
