@@ -88,6 +88,60 @@ type Tool struct {
 	Merge         Fact[MergeRule] `json:"merge"`
 	ServerNames   ServerNameRules `json:"serverNames"`
 	Timeouts      []Timeout       `json:"timeouts,omitempty"`
+	// Profile is how the tool assembles its servers from files; nil when
+	// mcp-lsp does not model it (yet).
+	Profile *Profile `json:"profile,omitempty"`
+}
+
+// Profile is how a tool assembles the servers it starts from its files:
+// layers, lowest precedence first. When two layers define the same server
+// name, the later layer wins by the tool's Merge rule (the whole entry, or
+// field by field). Within a layer, files found closer to the launch
+// directory win.
+type Profile struct {
+	Layers []Layer `json:"layers"`
+	Basis
+}
+
+// Layer is one scope of a profile (user, project, local...).
+type Layer struct {
+	ID    string `json:"id"`    // stable: "user", "project", "local"
+	Label string `json:"label"` // for messages: "local scope"
+	// Files are fixed locations: path templates as in FileKind.Paths, plus
+	// {launchDir} and {gitRoot}. Later files win over earlier ones.
+	Files []LayerFile `json:"files,omitempty"`
+	// Walk finds per-directory files between the launch directory and a
+	// boundary.
+	Walk *Walk `json:"walk,omitempty"`
+	// Gate is a condition on the layer's servers (approval, trust).
+	Gate GateID `json:"gate,omitempty"`
+	// GateFiles are where the gate's state is read (templates).
+	GateFiles []string `json:"gateFiles,omitempty"`
+	// FallbackFor names a layer: this layer is read only when that one
+	// found no file (Copilot reads .github/mcp.json only without .mcp.json).
+	FallbackFor string `json:"fallbackFor,omitempty"`
+	Basis
+}
+
+// LayerFile is one fixed file of a layer and where its servers are.
+type LayerFile struct {
+	Path string `json:"path"`
+	// ServerMaps are the JSON paths of the server maps, "{launchDir}"
+	// allowed as a segment (~/.claude.json's projects entries).
+	ServerMaps [][]string `json:"serverMaps"`
+}
+
+// Walk describes files looked up in each directory between the launch
+// directory and a boundary.
+type Walk struct {
+	// Names are the files looked up in each directory, relative to it,
+	// lowest precedence first (OpenCode: opencode.json < opencode.jsonc <
+	// .opencode/opencode.json < .opencode/opencode.jsonc).
+	Names []string `json:"names"`
+	// Boundary: "root" (up to /) or "git-root" (up to the directory
+	// holding .git; the launch directory alone when there is none).
+	Boundary   string     `json:"boundary"`
+	ServerMaps [][]string `json:"serverMaps"`
 }
 
 // ToolNaming is how a tool names the MCP tools it exposes to the model. A

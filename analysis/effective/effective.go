@@ -1,0 +1,315 @@
+// Package effective computes which MCP servers a tool will really start
+// when launched in a directory, and where each part of each server comes
+// from.
+//
+// The computation follows the tool's profile in the registry: layers
+// (user, project, local...) with an operation (replace the whole entry, or
+// deep-merge field by field) and gates (pending approval, folder not
+// trusted) that are explicit states in the result, never silently applied.
+// It is pure: files are supplied by the caller through Input.Files (the
+// language server passes its snapshot, tests a map), so the same engine
+// serves hover, cross-file diagnostics and `mcp-lsp effective`.
+package effective
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+)
+
+// Input is everything the computation needs besides the profile.
+type Input struct {
+	Tool *registry.Tool
+	Env  registry.Env
+	// LaunchDir is where the tool is started (the workspace folder, or the
+	// directory of a config file nested deeper).
+	LaunchDir string
+	// GitRoot is the directory holding .git above LaunchDir, "" if none.
+	GitRoot string
+	// Files returns the parsed file at path, or nil if it does not exist.
+	Files func(path string) *jsonc.File
+}
+
+// Source is one file a layer read.
+type Source struct {
+	Path  string
+	Layer *registry.Layer
+	// Rank orders sources by precedence: higher wins.
+	Rank int
+}
+
+// Definition is one definition of a server name in one source.
+type Definition struct {
+	Source *Source
+	Member *jsonc.Member // Key: the name; Value: the definition
+	// Gate is the definition's gate state.
+	Gate Gate
+}
+
+// GateState is whether a gate lets a definition through.
+type GateState string
+
+const (
+	GateOpen            GateState = ""                 // no gate, or it is open
+	GatePendingApproval GateState = "pending-approval" // Claude Code asks first
+	GateRejected        GateState = "rejected"         // disabled by the user
+	GateUntrusted       GateState = "folder-not-trusted"
+)
+
+// Gate is a gate's state with what decided it.
+type Gate struct {
+	State GateState
+	// Why is a short explanation: "not in enabledMcpjsonServers".
+	Why string
+}
+
+// Server is one server name as the tool sees it.
+type Server struct {
+	Name string
+	// Definitions of the name across sources, the winner first. For a
+	// deep-merging tool every definition contributes; Fields says which
+	// field comes from where.
+	Definitions []*Definition
+	// Winner is the definition that counts (for deep merge: the last
+	// one, which decides the type); nil when every definition is gated.
+	Winner *Definition
+	// Fields is the merged definition: for each top-level field, the
+	// definition it comes from.
+	Fields []Field
+	// Enabled is false when the merged definition says enabled: false.
+	Enabled bool
+	// Variables are the environment variables the definition depends on.
+	Variables []string
+}
+
+// Field is one top-level field of the merged definition.
+type Field struct {
+	Key  string
+	From *Definition
+	// Member is the field's member in From's definition.
+	Member *jsonc.Member
+}
+
+// Result is the effective configuration of one tool in one directory.
+type Result struct {
+	Tool      *registry.Tool
+	LaunchDir string
+	// Sources are the files found, highest precedence first.
+	Sources []*Source
+	// Servers, sorted by name.
+	Servers []*Server
+}
+
+// Compute applies the tool's profile. A tool without a profile yields an
+// empty result.
+func Compute(in Input) *Result {
+	res := &Result{Tool: in.Tool, LaunchDir: in.LaunchDir}
+	if in.Tool == nil || in.Tool.Profile == nil {
+		return res
+	}
+	gates := newGateReader(in)
+	defs := map[string][]*Definition{}
+	rank := 0
+	found := map[string]bool{} // layer id -> found a file
+	for li := range in.Tool.Profile.Layers {
+		layer := &in.Tool.Profile.Layers[li]
+		if layer.FallbackFor != "" && found[layer.FallbackFor] {
+			continue
+		}
+		for _, c := range layerFiles(in, layer) {
+			f := in.Files(c.path)
+			if f == nil || f.Root == nil {
+				continue
+			}
+			found[layer.ID] = true
+			rank++
+			src := &Source{Path: c.path, Layer: layer, Rank: rank}
+			res.Sources = append(res.Sources, src)
+			for _, sm := range c.serverMaps {
+				for _, m := range serverMembers(f.Root, sm) {
+					d := &Definition{Source: src, Member: m, Gate: gates.gate(layer, m.Key.Str)}
+					defs[m.Key.Str] = append(defs[m.Key.Str], d)
+				}
+			}
+		}
+	}
+	slices.Reverse(res.Sources)
+	deep := in.Tool.Merge.Value == registry.DeepMerge
+	for _, name := range sortedKeys(defs) {
+		ds := defs[name]
+		slices.Reverse(ds) // highest precedence first
+		res.Servers = append(res.Servers, resolve(in.Tool, name, ds, deep))
+	}
+	return res
+}
+
+// resolve picks the winner among ds (highest precedence first) and builds
+// the merged field list.
+func resolve(tool *registry.Tool, name string, ds []*Definition, deep bool) *Server {
+	s := &Server{Name: name, Definitions: ds, Enabled: true}
+	var open []*Definition
+	for _, d := range ds {
+		if d.Gate.State == GateOpen {
+			open = append(open, d)
+		}
+	}
+	if len(open) == 0 {
+		return s
+	}
+	s.Winner = open[0]
+	// Put the winner first, keep the others in precedence order.
+	s.Definitions = append([]*Definition{s.Winner}, slices.DeleteFunc(slices.Clone(ds), func(d *Definition) bool { return d == s.Winner })...)
+	contributors := []*Definition{s.Winner}
+	if deep {
+		contributors = open
+	}
+	seen := map[string]bool{}
+	for _, d := range contributors {
+		if d.Member.Value == nil || d.Member.Value.Kind != jsonc.Object {
+			continue
+		}
+		for i := len(d.Member.Value.Members) - 1; i >= 0; i-- {
+			m := d.Member.Value.Members[i]
+			if m.Key == nil || seen[m.Key.Str] {
+				continue
+			}
+			seen[m.Key.Str] = true
+			s.Fields = append(s.Fields, Field{Key: m.Key.Str, From: d, Member: m})
+		}
+	}
+	slices.SortFunc(s.Fields, func(a, b Field) int { return strings.Compare(a.Key, b.Key) })
+	for _, f := range s.Fields {
+		if f.Key == "enabled" && f.Member.Value != nil && f.Member.Value.Kind == jsonc.False {
+			s.Enabled = false
+		}
+	}
+	s.Variables = variables(tool, s.Fields)
+	return s
+}
+
+// candidate is one file a layer may read.
+type candidate struct {
+	path       string
+	serverMaps [][]string
+}
+
+// layerFiles lists a layer's candidate files, lowest precedence first.
+func layerFiles(in Input, layer *registry.Layer) []candidate {
+	var out []candidate
+	for _, lf := range layer.Files {
+		p, ok := expand(in, lf.Path)
+		if !ok {
+			continue
+		}
+		out = append(out, candidate{path: p, serverMaps: expandMaps(in, lf.ServerMaps)})
+	}
+	if w := layer.Walk; w != nil {
+		// Directories from the boundary down to the launch directory, so
+		// that closer files come later and win.
+		for _, dir := range walkDirs(in, w.Boundary) {
+			for _, name := range w.Names {
+				out = append(out, candidate{path: filepath.Join(dir, filepath.FromSlash(name)), serverMaps: expandMaps(in, w.ServerMaps)})
+			}
+		}
+	}
+	return out
+}
+
+// walkDirs returns the directories from the boundary down to LaunchDir.
+func walkDirs(in Input, boundary string) []string {
+	stop := ""
+	if boundary == "git-root" {
+		stop = in.GitRoot
+		if stop == "" {
+			stop = in.LaunchDir
+		}
+	}
+	var dirs []string
+	for d := filepath.Clean(in.LaunchDir); ; d = filepath.Dir(d) {
+		dirs = append(dirs, d)
+		if d == stop || filepath.Dir(d) == d {
+			break
+		}
+	}
+	slices.Reverse(dirs)
+	return dirs
+}
+
+// expand resolves a path template. ok is false when a variable has no
+// value (no home directory, OPENCODE_CONFIG unset).
+func expand(in Input, tmpl string) (string, bool) {
+	vars := map[string]string{
+		"{launchDir}": in.LaunchDir,
+		"{gitRoot}":   cmpOr(in.GitRoot, in.LaunchDir),
+	}
+	for v, val := range vars {
+		if strings.HasPrefix(tmpl, v) {
+			return filepath.Clean(val + filepath.FromSlash(tmpl[len(v):])), val != ""
+		}
+	}
+	k := registry.FileKind{Paths: []string{tmpl}}
+	paths := k.ResolvePaths(in.Env)
+	if len(paths) == 0 {
+		return "", false
+	}
+	return filepath.FromSlash(paths[0]), true
+}
+
+func expandMaps(in Input, maps [][]string) [][]string {
+	out := make([][]string, len(maps))
+	for i, m := range maps {
+		out[i] = make([]string, len(m))
+		for j, seg := range m {
+			if seg == "{launchDir}" {
+				seg = filepath.ToSlash(in.LaunchDir)
+			}
+			out[i][j] = seg
+		}
+	}
+	return out
+}
+
+// serverMembers returns the members of the map at path (the last of
+// duplicate names only: that is the one the tool reads).
+func serverMembers(root *jsonc.Node, path []string) []*jsonc.Member {
+	n := root
+	for _, seg := range path {
+		if n == nil || n.Kind != jsonc.Object {
+			return nil
+		}
+		m := n.Get(seg)
+		if m == nil {
+			return nil
+		}
+		n = m.Value
+	}
+	if n == nil || n.Kind != jsonc.Object {
+		return nil
+	}
+	sm := &analysis.ServerMap{Node: n}
+	var out []*jsonc.Member
+	for _, s := range sm.Servers() {
+		out = append(out, s.Member)
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,219 @@
+package effective
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+)
+
+// world is a fake file system: absolute path -> content.
+type world map[string]string
+
+func (w world) files(path string) *jsonc.File {
+	content, ok := w[filepath.ToSlash(path)]
+	if !ok {
+		return nil
+	}
+	return jsonc.Parse([]byte(content))
+}
+
+var env = registry.Env{Home: "/home/u", GOOS: "linux"}
+
+func compute(t *testing.T, tool registry.ToolID, w world, launch, gitRoot string) *Result {
+	t.Helper()
+	tl, ok := registry.Default().Tool(tool)
+	if !ok {
+		t.Fatalf("no tool %s", tool)
+	}
+	return Compute(Input{Tool: tl, Env: env, LaunchDir: launch, GitRoot: gitRoot, Files: w.files})
+}
+
+func server(t *testing.T, r *Result, name string) *Server {
+	t.Helper()
+	for _, s := range r.Servers {
+		if s.Name == name {
+			return s
+		}
+	}
+	t.Fatalf("no server %q in %v", name, names(r))
+	return nil
+}
+
+func names(r *Result) []string {
+	var out []string
+	for _, s := range r.Servers {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+func winnerPath(s *Server) string {
+	if s.Winner == nil {
+		return "<none>"
+	}
+	return filepath.ToSlash(s.Winner.Source.Path)
+}
+
+func field(s *Server, key string) (Field, bool) {
+	for _, f := range s.Fields {
+		if f.Key == key {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+func TestClaudeCode_LocalBeatsApprovedProjectBeatsUser_VerifiedClaudeCode2_1(t *testing.T) {
+	w := world{
+		"/home/u/.claude.json": `{"mcpServers": {"db": {"command": "user-db"}, "only-user": {"command": "u"}},
+			"projects": {"/p": {"mcpServers": {"db": {"command": "local-db"}}}}}`,
+		"/p/.mcp.json":             `{"mcpServers": {"db": {"command": "project-db"}, "gh": {"type": "http", "url": "https://x"}}}`,
+		"/p/.claude/settings.json": `{"enableAllProjectMcpServers": true}`,
+	}
+	r := compute(t, "claude-code", w, "/p", "/p")
+	db := server(t, r, "db")
+	if got := winnerPath(db); got != "/home/u/.claude.json" || db.Winner.Source.Layer.ID != "local" {
+		t.Errorf("db winner = %s (%s), want local scope", got, db.Winner.Source.Layer.ID)
+	}
+	if len(db.Definitions) != 3 {
+		t.Errorf("db has %d definitions, want 3 (local, project, user)", len(db.Definitions))
+	}
+	if f, _ := field(db, "command"); f.Member.Value.Str != "local-db" {
+		t.Errorf("command = %q, want the local one whole (no field merge)", f.Member.Value.Str)
+	}
+	if got := winnerPath(server(t, r, "gh")); got != "/p/.mcp.json" {
+		t.Errorf("gh winner = %s", got)
+	}
+}
+
+func TestClaudeCode_UnapprovedProjectServerLosesToUser_VerifiedClaudeCode2_1(t *testing.T) {
+	w := world{
+		"/home/u/.claude.json": `{"mcpServers": {"db": {"command": "user-db"}}}`,
+		"/p/.mcp.json":         `{"mcpServers": {"db": {"command": "project-db"}, "new": {"command": "n"}}}`,
+	}
+	r := compute(t, "claude-code", w, "/p", "")
+	db := server(t, r, "db")
+	if db.Winner == nil || db.Winner.Source.Layer.ID != "user" {
+		t.Fatalf("db winner = %s, want the user definition", winnerPath(db))
+	}
+	if g := db.Definitions[1].Gate; g.State != GatePendingApproval {
+		t.Errorf("project definition gate = %+v, want pending approval", g)
+	}
+	newS := server(t, r, "new")
+	if newS.Winner != nil || newS.Definitions[0].Gate.State != GatePendingApproval {
+		t.Errorf("an unapproved project-only server must have no winner and a pending gate: %+v", newS.Definitions[0].Gate)
+	}
+}
+
+func TestClaudeCode_ApprovalLists(t *testing.T) {
+	w := world{
+		"/p/.mcp.json":                   `{"mcpServers": {"a": {"command": "a"}, "b": {"command": "b"}, "c": {"command": "c"}}}`,
+		"/home/u/.claude.json":           `{"projects": {"/p": {"enabledMcpjsonServers": ["a", "c"]}}}`,
+		"/p/.claude/settings.local.json": `{"disabledMcpjsonServers": ["c"]}`,
+	}
+	r := compute(t, "claude-code", w, "/p", "")
+	if s := server(t, r, "a"); s.Winner == nil {
+		t.Error("a is enabled in ~/.claude.json projects entry")
+	}
+	if s := server(t, r, "b"); s.Winner != nil || s.Definitions[0].Gate.State != GatePendingApproval {
+		t.Error("b is not approved")
+	}
+	if s := server(t, r, "c"); s.Definitions[0].Gate.State != GateRejected {
+		t.Errorf("c: a rejection wins over an approval, got %+v", s.Definitions[0].Gate)
+	}
+}
+
+func TestClaudeCode_WalksUpToRootCloserWins_VerifiedClaudeCode2_1(t *testing.T) {
+	w := world{
+		"/.mcp.json":                      `{"mcpServers": {"x": {"command": "root"}, "top": {"command": "t"}}}`,
+		"/repo/.mcp.json":                 `{"mcpServers": {"x": {"command": "repo"}}}`,
+		"/repo/sub/.mcp.json":             `{"mcpServers": {"x": {"command": "sub"}}}`,
+		"/repo/sub/.claude/settings.json": `{"enableAllProjectMcpServers": true}`,
+	}
+	r := compute(t, "claude-code", w, "/repo/sub", "/repo")
+	if got := winnerPath(server(t, r, "x")); got != "/repo/sub/.mcp.json" {
+		t.Errorf("x winner = %s, want the closest file", got)
+	}
+	if got := winnerPath(server(t, r, "top")); got != "/.mcp.json" {
+		t.Errorf("Claude Code reads .mcp.json up to /, past the git root: top winner = %s", got)
+	}
+}
+
+func TestCopilotCLI_TrustGatesWorkspace_VerifiedCopilotCLI1_0(t *testing.T) {
+	w := world{
+		"/home/u/.copilot/mcp-config.json": `{"mcpServers": {"db": {"command": "user"}}}`,
+		"/repo/.mcp.json":                  `{"mcpServers": {"db": {"command": "workspace"}}}`,
+	}
+	r := compute(t, "copilot-cli", w, "/repo", "/repo")
+	db := server(t, r, "db")
+	if db.Winner.Source.Layer.ID != "user" || db.Definitions[1].Gate.State != GateUntrusted {
+		t.Errorf("untrusted folder: winner %s, workspace gate %+v", winnerPath(db), db.Definitions[1].Gate)
+	}
+	w["/home/u/.copilot/config.json"] = `{"trustedFolders": ["/repo"]}`
+	r = compute(t, "copilot-cli", w, "/repo", "/repo")
+	if got := winnerPath(server(t, r, "db")); got != "/repo/.mcp.json" {
+		t.Errorf("trusted folder: winner = %s, want the workspace file", got)
+	}
+}
+
+func TestCopilotCLI_WalksToGitRootAndGithubFallback_VerifiedCopilotCLI1_0(t *testing.T) {
+	w := world{
+		"/home/u/.copilot/config.json": `{"trustedFolders": ["/repo"]}`,
+		"/.mcp.json":                   `{"mcpServers": {"outside": {"command": "o"}}}`,
+		"/repo/.github/mcp.json":       `{"mcpServers": {"gh": {"command": "g"}}}`,
+		"/repo/a/.mcp.json":            `{"mcpServers": {"x": {"command": "a"}}}`,
+		"/repo/a/b/.mcp.json":          `{"mcpServers": {"x": {"command": "b"}}}`,
+	}
+	r := compute(t, "copilot-cli", w, "/repo/a/b", "/repo")
+	if got := winnerPath(server(t, r, "x")); got != "/repo/a/b/.mcp.json" {
+		t.Errorf("x winner = %s, want the closer file", got)
+	}
+	if got := strings.Join(names(r), ","); got != "x" {
+		t.Errorf("servers = %s: nothing above the git root, and no .github/mcp.json while a .mcp.json exists", got)
+	}
+	delete(w, "/repo/a/.mcp.json")
+	delete(w, "/repo/a/b/.mcp.json")
+	r = compute(t, "copilot-cli", w, "/repo/a/b", "/repo")
+	if got := strings.Join(names(r), ","); got != "gh" {
+		t.Errorf("servers = %s, want .github/mcp.json's when no .mcp.json exists", got)
+	}
+}
+
+func TestOpenCode_DeepMerge_VerifiedOpenCode1_18(t *testing.T) {
+	w := world{
+		"/home/u/.config/opencode/opencode.json": `{"mcp": {"fs": {"type": "local", "command": ["npx", "fs"], "environment": {"A": "1"}}, "web": {"type": "local", "command": ["old"]}}}`,
+		"/repo/opencode.json":                    `{"mcp": {"fs": {"enabled": false}, "web": {"type": "remote", "url": "https://x"}}}`,
+		"/repo/sub/.opencode/opencode.jsonc":     `{"mcp": {"fs": {"timeout": 9000}}}`,
+	}
+	r := compute(t, "opencode", w, "/repo/sub", "/repo")
+	fs := server(t, r, "fs")
+	if fs.Enabled {
+		t.Error(`a later {"enabled": false} turns fs off`)
+	}
+	cmd, ok := field(fs, "command")
+	if !ok || filepath.ToSlash(cmd.From.Source.Path) != "/home/u/.config/opencode/opencode.json" {
+		t.Errorf("command should come from the global file: %+v", cmd)
+	}
+	if to, _ := field(fs, "timeout"); to.From == nil || filepath.ToSlash(to.From.Source.Path) != "/repo/sub/.opencode/opencode.jsonc" {
+		t.Errorf("timeout should come from the closest file")
+	}
+	web := server(t, r, "web")
+	if _, ok := field(web, "command"); !ok {
+		t.Error("a remote entry over a local one keeps the old command (deep merge)")
+	}
+	if typ, _ := field(web, "type"); typ.Member.Value.Str != "remote" {
+		t.Errorf("type = %q, want remote", typ.Member.Value.Str)
+	}
+}
+
+func TestVariables(t *testing.T) {
+	w := world{"/p/.mcp.json": `{"mcpServers": {"gh": {"type": "http", "url": "https://x/${HOST:-h}", "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}}}}`,
+		"/p/.claude/settings.json": `{"enableAllProjectMcpServers": true}`}
+	r := compute(t, "claude-code", w, "/p", "")
+	if got := strings.Join(server(t, r, "gh").Variables, ","); got != "GITHUB_TOKEN" {
+		t.Errorf("variables = %q, want GITHUB_TOKEN (HOST has a default)", got)
+	}
+}
