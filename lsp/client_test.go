@@ -31,7 +31,7 @@ type testClient struct {
 	history   []publishParams
 	versions  map[protocol.DocumentURI]int32
 	settings  any // answer to workspace/configuration (section mcpLsp); nil answers null
-	configAsk int   // how many times the server asked
+	configAsk int // how many times the server asked
 }
 
 // syncBuffer collects the server's logs so tests can assert on them.

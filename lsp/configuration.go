@@ -84,5 +84,6 @@ func (s *Server) diagnoseOptions() cache.DiagnoseOptions {
 		Env:      s.opts.Env,
 		Base:     analysis.Config{CommandLookup: true},
 		Settings: s.settings,
+		Folders:  s.folders,
 	}
 }

@@ -2,16 +2,22 @@ package lsp
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
 
 // Initialize answers at once with the server's capabilities; anything slow
 // (discovery of files) happens after initialized, in the background.
 func (s *Server) Initialize(_ context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	folders := workspaceFolders(params)
 	s.mu.Lock()
 	s.clientCap = params.Capabilities
 	s.lifecycle = stateInitialized
+	s.folders = folders
 	s.mu.Unlock()
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
@@ -37,4 +43,40 @@ func (s *Server) SetTrace(context.Context, *protocol.SetTraceParams) error { ret
 // WorkDoneProgressCancel is accepted; nothing cancellable is reported yet.
 func (s *Server) WorkDoneProgressCancel(context.Context, *protocol.WorkDoneProgressCancelParams) error {
 	return nil
+}
+
+// workspaceFolders reads the folders from initialize: workspaceFolders,
+// or the older rootUri / rootPath. Non-file folders are skipped.
+func workspaceFolders(params *protocol.InitializeParams) []cache.Folder {
+	var paths []string
+	for _, f := range params.WorkspaceFolders {
+		if p, ok := uriToPath(protocol.DocumentURI(f.URI)); ok {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) == 0 {
+		if p, ok := uriToPath(params.RootURI); ok {
+			paths = append(paths, p)
+		} else if params.RootPath != "" {
+			paths = append(paths, filepath.Clean(params.RootPath))
+		}
+	}
+	var out []cache.Folder
+	for _, p := range paths {
+		out = append(out, cache.Folder{Path: p, GitRoot: gitRoot(p)})
+	}
+	return out
+}
+
+// gitRoot returns the nearest directory at or above dir that holds a .git
+// entry (a directory, or a file in worktrees and submodules).
+func gitRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }

@@ -116,6 +116,18 @@ func (sc *scenario) directive(name string) (string, bool) {
 	return "", false
 }
 
+// folders is the scenario's workspace folder; it is a git root when the
+// archive holds a file under .git/.
+func (sc *scenario) folders() []cache.Folder {
+	f := cache.Folder{Path: sc.dir}
+	for _, af := range sc.archive.Files {
+		if strings.HasPrefix(af.Name, ".git/") {
+			f.GitRoot = sc.dir
+		}
+	}
+	return []cache.Folder{f}
+}
+
 func (sc *scenario) content(name string) []byte {
 	for _, af := range sc.archive.Files {
 		if af.Name == name {
@@ -202,7 +214,7 @@ func (sc *scenario) analysisResults(t *testing.T) map[string][]goldenDiagnostic 
 	got := map[string][]goldenDiagnostic{}
 	for _, name := range sc.inputs {
 		path := filepath.Join(sc.dir, filepath.FromSlash(name))
-		f, found, ok := snap.Diagnose(path, cache.DiagnoseOptions{Registry: reg, Env: sc.env})
+		f, found, ok := snap.Diagnose(path, cache.DiagnoseOptions{Registry: reg, Env: sc.env, Folders: sc.folders()})
 		if !ok || len(found) == 0 {
 			continue
 		}

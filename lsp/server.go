@@ -64,6 +64,7 @@ type Server struct {
 	exitOnce  sync.Once
 	clientCap protocol.ClientCapabilities
 	settings  analysis.Settings
+	folders   []cache.Folder
 }
 
 func (s *Server) state() lifecycleState {

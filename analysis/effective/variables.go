@@ -16,6 +16,7 @@ var varPatterns = map[string]*regexp.Regexp{
 	"$VAR":            regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`),
 	"{env:VAR}":       regexp.MustCompile(`\{env:([^}]+)\}`),
 	"${env:VAR}":      regexp.MustCompile(`\$\{env:([^}]+)\}`),
+	"${env:NAME}":     regexp.MustCompile(`\$\{env:([^}]+)\}`),
 }
 
 // variables lists the environment variables the merged definition reads,

@@ -16,6 +16,9 @@ type DiagnoseOptions struct {
 	Base analysis.Config
 	// Settings are the editor's settings, layered over the project file.
 	Settings analysis.Settings
+	// Folders are where the tools are launched, for cross-file analysis:
+	// the workspace folders, or the roots given to check.
+	Folders []Folder
 }
 
 // Diagnose analyses path in this snapshot. ok is false when the file is not
@@ -40,6 +43,10 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 		Registry: opts.Registry,
 		Config:   cfg,
 	})
+	if len(opts.Folders) > 0 {
+		found = append(found, cfg.Filter(s.Workspace(opts).CrossFile[path])...)
+		analysis.SortDiagnostics(found)
+	}
 	return f, found, true
 }
 

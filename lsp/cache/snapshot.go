@@ -76,8 +76,9 @@ type Snapshot struct {
 	fs       FileSystem
 	parses   *parseCache
 
-	mu   sync.Mutex
-	disk map[string]*File
+	mu         sync.Mutex
+	disk       map[string]*File
+	workspaces map[string]*WorkspaceAnalysis
 }
 
 // ID increases with every change; a larger ID is a newer snapshot.

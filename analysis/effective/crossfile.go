@@ -1,0 +1,170 @@
+package effective
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+)
+
+// Rule codes of the cross-file checks (documented with the other rules
+// in package analysis).
+const (
+	CodeShadowedServer  = analysis.CodeShadowedServer
+	CodeDuplicateServer = analysis.CodeDuplicateServer
+	CodeOverridesServer = analysis.CodeOverridesServer
+	CodeMergedTransport = analysis.CodeMergedTransport
+)
+
+// CrossFile returns the cross-file findings per file path: shadowed and
+// duplicate definitions, the winners' list of what they override, and
+// deep merges that mix transports. Each finding names the tool.
+func CrossFile(results []*Result, displayPath func(string) string) map[string][]analysis.Diagnostic {
+	out := map[string][]analysis.Diagnostic{}
+	seen := map[string]bool{} // dedupe findings repeated across launch dirs
+	add := func(path string, d analysis.Diagnostic) {
+		key := fmt.Sprintf("%s|%d|%s|%s", path, d.Span.Start, d.Code, d.Message)
+		if !seen[key] {
+			seen[key] = true
+			out[path] = append(out[path], d)
+		}
+	}
+	for _, r := range results {
+		deep := r.Tool.Merge.Value == "deep-merge"
+		for _, s := range r.Servers {
+			if len(s.Definitions) < 2 {
+				continue
+			}
+			if deep {
+				if d, path, ok := mergedTransport(r, s, displayPath); ok {
+					add(path, d)
+				}
+				continue
+			}
+			if s.Winner == nil {
+				continue
+			}
+			var overridden []analysis.Related
+			for _, d := range s.Definitions[1:] {
+				if sameFile(d, s.Winner) && sameMember(d, s.Winner) {
+					continue
+				}
+				add(d.Source.Path, shadowed(r, s, d, displayPath))
+				overridden = append(overridden, analysis.Related{
+					Path:    d.Source.Path,
+					Span:    d.Member.Key.Span,
+					Message: fmt.Sprintf("overridden: %s (%s)", displayPath(d.Source.Path), d.Source.Layer.Label),
+				})
+			}
+			if len(overridden) > 0 {
+				what := fmt.Sprintf("%d other definitions", len(overridden))
+				if len(overridden) == 1 {
+					d := s.Definitions[1]
+					what = fmt.Sprintf("the one in %s (%s)", displayPath(d.Source.Path), d.Source.Layer.Label)
+				}
+				add(s.Winner.Source.Path, analysis.Diagnostic{
+					Span:     s.Winner.Member.Key.Span,
+					Severity: analysis.SeverityHint,
+					Code:     CodeOverridesServer,
+					Message:  fmt.Sprintf("%s uses this definition of %q (%s); it overrides %s", r.Tool.Name, s.Name, s.Winner.Source.Layer.Label, what),
+					Related:  overridden,
+					Data:     map[string]any{"server": s.Name, "tool": string(r.Tool.ID)},
+				})
+			}
+		}
+	}
+	for p := range out {
+		analysis.SortDiagnostics(out[p])
+	}
+	return out
+}
+
+func shadowed(r *Result, s *Server, d *Definition, displayPath func(string) string) analysis.Diagnostic {
+	w := s.Winner
+	why := ""
+	if d.Gate.State != GateOpen {
+		why = " (" + d.Gate.Why + ")"
+	}
+	msg := fmt.Sprintf("%s uses the definition of %q in %s (%s) instead%s", r.Tool.Name, s.Name, displayPath(w.Source.Path), w.Source.Layer.Label, why)
+	diag := analysis.Diagnostic{
+		Span:     d.Member.Key.Span,
+		Severity: analysis.SeverityWarning,
+		Code:     CodeShadowedServer,
+		Related: []analysis.Related{{
+			Path: w.Source.Path, Span: w.Member.Key.Span,
+			Message: fmt.Sprintf("the definition %s uses", r.Tool.Name),
+		}},
+		Data: map[string]any{"server": s.Name, "tool": string(r.Tool.ID)},
+	}
+	if identical(d.Member.Value, w.Member.Value) {
+		diag.Severity = analysis.SeverityHint
+		diag.Code = CodeDuplicateServer
+		diag.Tags = []analysis.Tag{analysis.TagUnnecessary}
+		msg = fmt.Sprintf("identical to the definition of %q in %s (%s), which %s uses: this copy can be removed", s.Name, displayPath(w.Source.Path), w.Source.Layer.Label, r.Tool.Name)
+	} else if diff := differences(d.Member.Value, w.Member.Value); diff != "" {
+		msg += "; they differ in " + diff
+	}
+	diag.Message = msg
+	return diag
+}
+
+// mergedTransport reports OpenCode's deep merge of a remote entry over a
+// local one (or the reverse): the merged server has both command and url,
+// and OpenCode does not complain.
+func mergedTransport(r *Result, s *Server, displayPath func(string) string) (analysis.Diagnostic, string, bool) {
+	var cmd, url *Field
+	for i := range s.Fields {
+		switch s.Fields[i].Key {
+		case "command":
+			cmd = &s.Fields[i]
+		case "url":
+			url = &s.Fields[i]
+		}
+	}
+	if cmd == nil || url == nil || cmd.From == url.From {
+		return analysis.Diagnostic{}, "", false
+	}
+	later := cmd
+	if url.From.Source.Rank > cmd.From.Source.Rank {
+		later = url
+	}
+	earlier := cmd
+	if later == cmd {
+		earlier = url
+	}
+	return analysis.Diagnostic{
+		Span:     later.From.Member.Key.Span,
+		Severity: analysis.SeverityWarning,
+		Code:     CodeMergedTransport,
+		Message: fmt.Sprintf("%s merges this %q field by field into the one in %s: the result keeps its %q as well as this %q",
+			r.Tool.Name, s.Name, displayPath(earlier.From.Source.Path), earlier.Key, later.Key),
+		Related: []analysis.Related{{Path: earlier.From.Source.Path, Span: earlier.Member.Key.Span, Message: "the field that is kept"}},
+		Data:    map[string]any{"server": s.Name, "tool": string(r.Tool.ID)},
+	}, later.From.Source.Path, true
+}
+
+func sameFile(a, b *Definition) bool   { return a.Source.Path == b.Source.Path }
+func sameMember(a, b *Definition) bool { return a.Member == b.Member }
+
+// identical compares two definitions as values (formatting, comments and
+// key order do not matter).
+func identical(a, b *jsonc.Node) bool {
+	return fmt.Sprint(analysis.Decode(a)) == fmt.Sprint(analysis.Decode(b))
+}
+
+// differences names the transport-relevant fields that differ, the ones
+// that make two definitions really conflict.
+func differences(a, b *jsonc.Node) string {
+	av, _ := analysis.Decode(a).(map[string]any)
+	bv, _ := analysis.Decode(b).(map[string]any)
+	var diff []string
+	for _, k := range []string{"type", "command", "args", "url"} {
+		if fmt.Sprint(av[k]) != fmt.Sprint(bv[k]) {
+			diff = append(diff, k)
+		}
+	}
+	slices.Sort(diff)
+	return strings.Join(diff, ", ")
+}

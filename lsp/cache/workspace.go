@@ -1,0 +1,113 @@
+package cache
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+)
+
+// Folder is a directory a tool is launched in: a workspace folder (or the
+// root given to `mcp-lsp check`), with its git root.
+type Folder struct {
+	Path    string
+	GitRoot string // "" when the folder is not in a git repository
+}
+
+// WorkspaceAnalysis is what this snapshot's files add up to: for each tool
+// and each folder, the effective configuration, and the cross-file
+// findings per file.
+type WorkspaceAnalysis struct {
+	Results   []*effective.Result
+	CrossFile map[string][]analysis.Diagnostic
+}
+
+// Effective computes the effective configuration of every tool with a
+// profile, launched in dir, over this snapshot's files (open buffers
+// included). Tools excluded by the settings are left out.
+func (s *Snapshot) Effective(dir, gitRoot string, opts DiagnoseOptions) []*effective.Result {
+	cfg, _, _ := s.Config(dir, opts)
+	var out []*effective.Result
+	for _, tool := range opts.Registry.Tools() {
+		if tool.Profile == nil || (len(cfg.Tools) > 0 && !slices.Contains(cfg.Tools, tool.ID)) {
+			continue
+		}
+		out = append(out, effective.Compute(effective.Input{
+			Tool:      tool,
+			Env:       opts.Env,
+			LaunchDir: dir,
+			GitRoot:   gitRoot,
+			Files:     s.parsed,
+		}))
+	}
+	return out
+}
+
+// parsed returns the parse of path in this snapshot, nil if it does not
+// exist or cannot be read.
+func (s *Snapshot) parsed(path string) *jsonc.File {
+	f := s.File(path)
+	if !f.Exists || f.ReadErr != nil {
+		return nil
+	}
+	return s.Parse(f)
+}
+
+// Workspace computes (once per snapshot and folder set) the effective
+// configurations of every folder and the cross-file findings.
+func (s *Snapshot) Workspace(opts DiagnoseOptions) *WorkspaceAnalysis {
+	key := workspaceKey(opts)
+	s.mu.Lock()
+	if w, ok := s.workspaces[key]; ok {
+		s.mu.Unlock()
+		return w
+	}
+	s.mu.Unlock()
+	w := &WorkspaceAnalysis{}
+	for _, f := range opts.Folders {
+		w.Results = append(w.Results, s.Effective(f.Path, f.GitRoot, opts)...)
+	}
+	w.CrossFile = effective.CrossFile(w.Results, func(p string) string { return DisplayPath(p, opts) })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.workspaces == nil {
+		s.workspaces = map[string]*WorkspaceAnalysis{}
+	}
+	s.workspaces[key] = w
+	return w
+}
+
+func workspaceKey(opts DiagnoseOptions) string {
+	var b strings.Builder
+	for _, f := range opts.Folders {
+		b.WriteString(f.Path + "\x00" + f.GitRoot + "\x00")
+	}
+	b.WriteString(strings.Join(opts.Settings.Tools, ","))
+	return b.String()
+}
+
+// DisplayPath shortens a path for messages: relative to the workspace
+// folder or the home directory (as ~/...), whichever is closer.
+func DisplayPath(p string, opts DiagnoseOptions) string {
+	best, bestLen := p, strings.Count(p, string(filepath.Separator))+1
+	try := func(base, prefix string) {
+		if base == "" {
+			return
+		}
+		rel, err := filepath.Rel(base, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return
+		}
+		if n := strings.Count(rel, string(filepath.Separator)) + 1; n < bestLen {
+			best, bestLen = prefix+filepath.ToSlash(rel), n
+		}
+	}
+	for _, f := range opts.Folders {
+		try(f.Path, "")
+	}
+	try(opts.Env.Home, "~/")
+	return best
+}
