@@ -20,7 +20,7 @@ type Rule struct {
 // whole file or skips the entry; warning when every reader accepts it but
 // something is silently ignored or almost certainly not meant; information
 // and hint for notes.
-var Rules = slices.Concat(syntaxRules, semanticRules, schemaRules)
+var Rules = slices.Concat(syntaxRules, semanticRules, schemaRules, crossFileRules)
 
 // syntaxRules are the rules of syntax.go.
 var syntaxRules = []Rule{
@@ -63,6 +63,13 @@ const SeverityOff Severity = -1
 // applies reports whether the user runs tool.
 func (c *Config) applies(tool registry.ToolID) bool {
 	return len(c.Tools) == 0 || slices.Contains(c.Tools, tool)
+}
+
+// Filter applies the configuration to findings computed elsewhere (the
+// cross-file findings of package effective): disabled rules are dropped
+// and severities overridden. The input is not modified.
+func (c *Config) Filter(ds []Diagnostic) []Diagnostic {
+	return c.apply(slices.Clone(ds))
 }
 
 // apply drops disabled rules' findings and sets overridden severities.

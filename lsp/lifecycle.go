@@ -26,6 +26,7 @@ func (s *Server) Initialize(_ context.Context, params *protocol.InitializeParams
 				Change:    protocol.TextDocumentSyncKindIncremental,
 				Save:      &protocol.SaveOptions{IncludeText: false},
 			},
+			HoverProvider: true,
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "mcp-lsp", Version: s.opts.Version},
 	}, nil

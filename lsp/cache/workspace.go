@@ -111,3 +111,32 @@ func DisplayPath(p string, opts DiagnoseOptions) string {
 	try(opts.Env.Home, "~/")
 	return best
 }
+
+// LaunchDir is where hover assumes the tools are launched for a config
+// file: the workspace folder holding it, or, for a file nested deeper, its
+// project directory (the file's directory, above a tool directory such as
+// .vscode, .github or .opencode). Files outside every folder (user-level
+// files) use the first folder.
+func LaunchDir(path string, folders []Folder) Folder {
+	dir := filepath.Dir(path)
+	if base := filepath.Base(dir); strings.HasPrefix(base, ".") && base != "." {
+		dir = filepath.Dir(dir)
+	}
+	var best *Folder
+	for i, f := range folders {
+		rel, err := filepath.Rel(f.Path, dir)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if best == nil || len(f.Path) > len(best.Path) {
+			best = &folders[i]
+		}
+	}
+	switch {
+	case best != nil:
+		return Folder{Path: dir, GitRoot: best.GitRoot}
+	case len(folders) > 0:
+		return folders[0]
+	}
+	return Folder{Path: dir}
+}

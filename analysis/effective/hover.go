@@ -1,0 +1,341 @@
+package effective
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+	"github.com/mcp-lsp/mcp-lsp/schemas"
+)
+
+// HoverInput is what hover needs: the file under the cursor, the effective
+// configurations of the tools launched where the file applies, and ways to
+// print other files' places.
+type HoverInput struct {
+	Path     string
+	File     *jsonc.File
+	Kind     *registry.FileKind
+	Offset   int
+	Results  []*Result
+	Registry *registry.Registry
+	// Display shortens a path for the reader (~/.claude.json).
+	Display func(path string) string
+	// Line returns the 1-based line of offset in path.
+	Line func(path string, offset int) int
+}
+
+// Hover is protocol-neutral hover content: Markdown for a span.
+type Hover struct {
+	Span     span.Span
+	Markdown string
+}
+
+// HoverAt returns the hover for the cursor: a server's effective
+// definition per tool on its name, a field's documentation on a field.
+func HoverAt(in HoverInput) (*Hover, bool) {
+	n := in.File.NodeAt(in.Offset)
+	if n == nil || in.Kind == nil {
+		return nil, false
+	}
+	for i := range in.Kind.Readers {
+		r := &in.Kind.Readers[i]
+		for _, sm := range analysis.FindServerMaps(in.File, r) {
+			for _, s := range sm.Servers() {
+				if n == s.Key() {
+					return serverHover(in, s), true
+				}
+				if field := fieldAt(s, n); field != nil {
+					if h, ok := fieldHover(in, s, field); ok {
+						return h, true
+					}
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+// fieldAt returns the server field whose key is n (or whose value holds n
+// directly), nil otherwise.
+func fieldAt(s *analysis.Server, n *jsonc.Node) *jsonc.Member {
+	v := s.Value()
+	if v == nil || v.Kind != jsonc.Object {
+		return nil
+	}
+	for _, m := range v.Members {
+		if m.Key == n || m.Value == n {
+			return m
+		}
+	}
+	return nil
+}
+
+// fieldHover documents a server field from each reader's schema, and
+// says which readers accept it.
+func fieldHover(in HoverInput, s *analysis.Server, field *jsonc.Member) (*Hover, bool) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** (server %q)\n\n", field.Key.Str, s.Name)
+	entry, _ := analysis.Decode(s.Value()).(map[string]any)
+	var accepted, ignored []string
+	docs := map[string][]string{}
+	var order []string
+	for _, r := range in.Kind.Readers {
+		name := toolName(in.Registry, r.Tool)
+		def, ok := schemas.ServerDef(string(r.Dialect), entry)
+		if !ok {
+			continue
+		}
+		doc, known := schemas.PropertyDoc(string(r.Dialect), def, field.Key.Str)
+		if !known {
+			ignored = append(ignored, name)
+			continue
+		}
+		accepted = append(accepted, name)
+		if _, seen := docs[doc]; !seen {
+			order = append(order, doc)
+		}
+		docs[doc] = append(docs[doc], name)
+	}
+	if len(accepted) == 0 && len(ignored) == 0 {
+		return nil, false
+	}
+	for _, doc := range order {
+		if len(order) > 1 {
+			fmt.Fprintf(&b, "_%s:_ ", strings.Join(docs[doc], ", "))
+		}
+		b.WriteString(doc + "\n\n")
+	}
+	if len(accepted) > 0 {
+		fmt.Fprintf(&b, "Used by %s.", strings.Join(accepted, ", "))
+	}
+	if len(ignored) > 0 {
+		fmt.Fprintf(&b, " Ignored by %s.", strings.Join(ignored, ", "))
+	}
+	return &Hover{Span: field.Key.Span, Markdown: strings.TrimSpace(b.String())}, true
+}
+
+// serverHover shows, for each tool that reads this file, what that tool
+// will start under this name: the winning definition's fields with their
+// sources, the gate, and what shadows or is shadowed.
+func serverHover(in HoverInput, s *analysis.Server) *Hover {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s**: MCP server\n", s.Name)
+	shown := map[registry.ToolID]bool{}
+	for _, res := range in.Results {
+		es := findServer(res, s.Name)
+		if es == nil || !definesHere(es, in.Path, s.Member) {
+			continue
+		}
+		shown[res.Tool.ID] = true
+		writeToolSection(&b, in, res, es, s)
+	}
+	for _, r := range in.Kind.Readers {
+		if shown[r.Tool] {
+			continue
+		}
+		shown[r.Tool] = true
+		fmt.Fprintf(&b, "\n---\n**%s** reads this file", toolName(in.Registry, r.Tool))
+		if t, ok := in.Registry.Tool(r.Tool); ok && t.Profile == nil {
+			b.WriteString(" (mcp-lsp does not model its other files yet)")
+		}
+		b.WriteString("\n\n")
+		writeFields(&b, in, fieldsOf(s.Member, in.Path))
+		writeToolNames(&b, in.Registry, r.Tool, s.Name)
+	}
+	return &Hover{Span: s.Key().Span, Markdown: strings.TrimSpace(b.String())}
+}
+
+func writeToolSection(b *strings.Builder, in HoverInput, res *Result, es *Server, here *analysis.Server) {
+	mine := definitionOf(es, in.Path, here.Member)
+	fmt.Fprintf(b, "\n---\n**%s**: ", res.Tool.Name)
+	switch {
+	case es.Winner == nil:
+		fmt.Fprintf(b, "not started: %s\n\n", mine.Gate.Why)
+	case es.Winner == mine || (res.Tool.Merge.Value == registry.DeepMerge && mine.Gate.State == GateOpen):
+		state := "uses this definition"
+		if res.Tool.Merge.Value == registry.DeepMerge && len(es.Definitions) > 1 {
+			state = "merges this definition with others, field by field"
+		}
+		if !es.Enabled {
+			state += ", but the result is disabled (`enabled: false`)"
+		}
+		fmt.Fprintf(b, "%s (%s)\n\n", state, mine.Source.Layer.Label)
+	default:
+		why := ""
+		if mine.Gate.State != GateOpen {
+			why = " (" + mine.Gate.Why + ")"
+		}
+		fmt.Fprintf(b, "uses the definition in %s (%s) instead%s\n\n", place(in, es.Winner.Source.Path, es.Winner.Member.Key.Span.Start), es.Winner.Source.Layer.Label, why)
+	}
+	if es.Winner != nil {
+		writeFields(b, in, es.Fields)
+	} else {
+		writeFields(b, in, fieldsOf(here.Member, in.Path))
+	}
+	if len(es.Variables) > 0 {
+		fmt.Fprintf(b, "- depends on %s\n", joinCode(prefixed("$", es.Variables)))
+	}
+	var others []string
+	for _, d := range es.Definitions {
+		if d == mine {
+			continue
+		}
+		state := ""
+		switch {
+		case d == es.Winner:
+			state = ", used"
+		case d.Gate.State != GateOpen:
+			state = ", " + string(d.Gate.State)
+		case res.Tool.Merge.Value != registry.DeepMerge:
+			state = ", shadowed"
+		}
+		others = append(others, fmt.Sprintf("%s (%s%s)", place(in, d.Source.Path, d.Member.Key.Span.Start), d.Source.Layer.Label, state))
+	}
+	if len(others) > 0 {
+		fmt.Fprintf(b, "- also defined in %s\n", strings.Join(others, "; "))
+	}
+	writeToolNames(b, in.Registry, res.Tool.ID, es.Name)
+}
+
+// writeFields lists the merged fields: transport, command, url and the
+// rest, each with the file and line it comes from. Values of env and
+// headers are never shown, only their names.
+func writeFields(b *strings.Builder, in HoverInput, fields []Field) {
+	for _, f := range fields {
+		v := f.Member.Value
+		var val string
+		switch f.Key {
+		case "env", "environment", "headers":
+			val = "names " + joinCode(objectKeys(v)) + " (values hidden)"
+		default:
+			val = "`" + render(v) + "`"
+		}
+		fmt.Fprintf(b, "- %s: %s (%s)\n", f.Key, val, place(in, f.From.Source.Path, f.Member.Key.Span.Start))
+	}
+}
+
+func writeToolNames(b *strings.Builder, reg *registry.Registry, tool registry.ToolID, server string) {
+	t, ok := reg.Tool(tool)
+	if !ok || t.ToolNames == nil || t.ToolNames.Pattern == "" {
+		return
+	}
+	prefix := strings.Replace(strings.Replace(t.ToolNames.Pattern, "{server}", server, 1), "{tool}", "", 1)
+	fmt.Fprintf(b, "- tool names: `%s`", strings.Replace(strings.Replace(t.ToolNames.Pattern, "{server}", server, 1), "{tool}", "<tool>", 1))
+	if t.ToolNames.MaxLength > 0 {
+		left := t.ToolNames.MaxLength - len(prefix)
+		if left <= 0 {
+			fmt.Fprintf(b, ": **no room left** under the %d-character limit", t.ToolNames.MaxLength)
+		} else {
+			fmt.Fprintf(b, ", %d characters left for tool names under the %d-character limit", left, t.ToolNames.MaxLength)
+		}
+	}
+	b.WriteString("\n")
+}
+
+// render prints a field value compactly, masking what may be secret.
+func render(n *jsonc.Node) string {
+	if n == nil {
+		return ""
+	}
+	switch n.Kind {
+	case jsonc.String:
+		return maskIfSecret(n.Str)
+	case jsonc.Array:
+		parts := make([]string, 0, len(n.Elements))
+		for _, e := range n.Elements {
+			parts = append(parts, render(e))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case jsonc.Object:
+		return "{" + strings.Join(objectKeys(n), ", ") + "}"
+	case jsonc.Number:
+		return n.Str
+	case jsonc.True:
+		return "true"
+	case jsonc.False:
+		return "false"
+	case jsonc.Null:
+		return "null"
+	}
+	return "…"
+}
+
+func fieldsOf(m *jsonc.Member, path string) []Field {
+	d := &Definition{Source: &Source{Path: path, Layer: &registry.Layer{Label: "this file"}}, Member: m}
+	var out []Field
+	if m.Value == nil || m.Value.Kind != jsonc.Object {
+		return nil
+	}
+	for _, f := range m.Value.Members {
+		if m.Value.Get(f.Key.Str) == f {
+			out = append(out, Field{Key: f.Key.Str, From: d, Member: f})
+		}
+	}
+	slices.SortFunc(out, func(a, b Field) int { return strings.Compare(a.Key, b.Key) })
+	return out
+}
+
+func findServer(r *Result, name string) *Server {
+	for _, s := range r.Servers {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+func definesHere(s *Server, path string, m *jsonc.Member) bool {
+	return definitionOf(s, path, m) != nil
+}
+
+func definitionOf(s *Server, path string, m *jsonc.Member) *Definition {
+	for _, d := range s.Definitions {
+		if d.Source.Path == path && d.Member.Key.Span == m.Key.Span {
+			return d
+		}
+	}
+	return nil
+}
+
+func place(in HoverInput, path string, offset int) string {
+	return fmt.Sprintf("%s:%d", in.Display(path), in.Line(path, offset))
+}
+
+func objectKeys(n *jsonc.Node) []string {
+	if n == nil || n.Kind != jsonc.Object {
+		return nil
+	}
+	var keys []string
+	for _, m := range n.Members {
+		if !slices.Contains(keys, m.Key.Str) {
+			keys = append(keys, m.Key.Str)
+		}
+	}
+	return keys
+}
+
+func joinCode(items []string) string {
+	if len(items) == 0 {
+		return "none"
+	}
+	return "`" + strings.Join(items, "`, `") + "`"
+}
+
+func prefixed(p string, items []string) []string {
+	out := make([]string, len(items))
+	for i, s := range items {
+		out[i] = p + s
+	}
+	return out
+}
+
+func toolName(reg *registry.Registry, id registry.ToolID) string {
+	if t, ok := reg.Tool(id); ok {
+		return t.Name
+	}
+	return string(id)
+}

@@ -1,0 +1,62 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
+	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
+)
+
+// Hover shows, on a server's name, what each tool that reads the file will
+// start under that name (its effective, merged definition and where each
+// part comes from); on a server's field, the field's documentation.
+func (s *Server) Hover(_ context.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
+	path, ok := uriToPath(params.TextDocument.URI)
+	if !ok {
+		return nil, nil
+	}
+	snap, opts := s.session.Snapshot(), s.diagnoseOptions()
+	kind, ok := opts.Registry.Match(path, opts.Env)
+	f := snap.File(path)
+	if !ok || !f.Exists {
+		return nil, nil
+	}
+	m := NewMapper(f.Content)
+	offset, err := m.PositionOffset(params.Position)
+	if err != nil {
+		return nil, err
+	}
+	launch := cache.LaunchDir(path, opts.Folders)
+	h, ok := effective.HoverAt(effective.HoverInput{
+		Path:     path,
+		File:     snap.Parse(f),
+		Kind:     kind,
+		Offset:   offset,
+		Results:  snap.Effective(launch.Path, launch.GitRoot, opts),
+		Registry: opts.Registry,
+		Display:  func(p string) string { return cache.DisplayPath(p, opts) },
+		Line:     func(p string, off int) int { return lineOf(snap, p, off) },
+	})
+	if !ok {
+		return nil, nil
+	}
+	rng, err := m.Range(h.Span)
+	if err != nil {
+		return nil, err
+	}
+	return &protocol.Hover{
+		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown},
+		Range:    &rng,
+	}, nil
+}
+
+// lineOf is the 1-based line of offset in path, for "file:line" in hover.
+func lineOf(snap *cache.Snapshot, path string, offset int) int {
+	line, _, err := NewMapper(snap.File(path).Content).LineColumn(offset)
+	if err != nil {
+		return 0
+	}
+	return line
+}

@@ -1,0 +1,83 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+)
+
+func (c *testClient) hover(uri protocol.DocumentURI, p protocol.Position) string {
+	c.t.Helper()
+	var h *protocol.Hover
+	err := c.call(protocol.MethodTextDocumentHover, protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: p,
+	}}, &h)
+	if err != nil {
+		c.t.Fatalf("hover: %v", err)
+	}
+	if h == nil {
+		return ""
+	}
+	return h.Contents.Value
+}
+
+// TestHoverShowsEffectiveServerWithoutSecrets: hover on a server name shows
+// per tool what it will start and where each part comes from; secret
+// values never appear.
+func TestHoverShowsEffectiveServerWithoutSecrets(t *testing.T) {
+	const secret = "ghp_0123456789abcdefghijklmnopqrstuvwxyz"
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	write := func(rel, content string) string {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("home/.claude.json", `{"mcpServers": {"db": {"command": "psql-user"}}}`)
+	write("proj/.claude/settings.json", `{"enableAllProjectMcpServers": true}`)
+	mcp := write("proj/.mcp.json", `{"mcpServers": {"db": {"command": "psql-mcp", "args": ["--token=`+secret+`"], "env": {"TOKEN": "`+secret+`"}}}}`)
+
+	c := startServer(t, Options{Env: registry.Env{Home: home, GOOS: "linux"}})
+	c.initialize(filepath.Join(dir, "proj"))
+	content, _ := os.ReadFile(mcp)
+	uri := c.open(mcp, string(content))
+
+	h := c.hover(uri, pos(0, 18)) // on "db"
+	for _, want := range []string{
+		"**db**",
+		"**Claude Code**: uses this definition (project scope)",
+		"command: `psql-mcp`",
+		"env: names `TOKEN` (values hidden)",
+		"also defined in ~/.claude.json:1 (user scope, shadowed)",
+		"tool names: `mcp__db__<tool>`",
+		"**GitHub Copilot CLI**: not started: folder not trusted",
+		"`db-<tool>`, 61 characters left for tool names under the 64-character limit",
+	} {
+		if !strings.Contains(h, want) {
+			t.Errorf("hover lacks %q:\n%s", want, h)
+		}
+	}
+	if strings.Contains(h, secret) || strings.Contains(c.logBuf.String(), secret) {
+		t.Errorf("a secret leaked into hover or logs:\n%s", h)
+	}
+
+	// On a field: its documentation and which tools use it.
+	h = c.hover(uri, pos(0, 25)) // on "command"
+	if !strings.Contains(h, "**command**") || !strings.Contains(h, "Used by Claude Code, GitHub Copilot CLI") {
+		t.Errorf("field hover:\n%s", h)
+	}
+	// Elsewhere: nothing.
+	if h := c.hover(uri, pos(0, 1)); h != "" {
+		t.Errorf("hover on the top-level key: %q", h)
+	}
+}
