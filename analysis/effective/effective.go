@@ -32,6 +32,9 @@ type Input struct {
 	GitRoot string
 	// Files returns the parsed file at path, or nil if it does not exist.
 	Files func(path string) *jsonc.File
+	// Registry tells how the tool reads each file (strict JSON or JSONC),
+	// to know which files it drops; nil means the default registry.
+	Registry *registry.Registry
 }
 
 // Source is one file a layer read.
@@ -40,6 +43,9 @@ type Source struct {
 	Layer *registry.Layer
 	// Rank orders sources by precedence: higher wins.
 	Rank int
+	// Dropped says why the tool ignores the whole file ("" if it reads
+	// it): a syntax error, or JSONC where the tool wants strict JSON.
+	Dropped string
 }
 
 // Definition is one definition of a server name in one source.
@@ -111,6 +117,9 @@ func Compute(in Input) *Result {
 	if in.Tool == nil || in.Tool.Profile == nil {
 		return res
 	}
+	if in.Registry == nil {
+		in.Registry = registry.Default()
+	}
 	gates := newGateReader(in)
 	defs := map[string][]*Definition{}
 	rank := 0
@@ -127,8 +136,11 @@ func Compute(in Input) *Result {
 			}
 			found[layer.ID] = true
 			rank++
-			src := &Source{Path: c.path, Layer: layer, Rank: rank}
+			src := &Source{Path: c.path, Layer: layer, Rank: rank, Dropped: dropped(in, c.path, f)}
 			res.Sources = append(res.Sources, src)
+			if src.Dropped != "" {
+				continue
+			}
 			for _, sm := range c.serverMaps {
 				for _, m := range serverMembers(f.Root, sm) {
 					d := &Definition{Source: src, Member: m, Gate: gates.gate(layer, m.Key.Str)}
@@ -312,4 +324,31 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// dropped says why the tool ignores the whole file, "" if it reads it. A
+// syntax error drops any file; comments, trailing commas or a byte-order
+// mark drop it where the tool reads strict JSON (the registry says so per
+// reader, and the syntax rules report it in the file itself).
+func dropped(in Input, path string, f *jsonc.File) string {
+	if len(f.Errors) > 0 {
+		return "syntax error"
+	}
+	kind, ok := in.Registry.Match(path, in.Env)
+	if !ok {
+		return ""
+	}
+	r, ok := kind.Reader(in.Tool.ID)
+	if !ok {
+		return ""
+	}
+	switch {
+	case !r.JSONC.Value && len(f.Comments) > 0:
+		return "comments in strict JSON"
+	case !r.JSONC.Value && len(f.TrailingCommas) > 0:
+		return "trailing commas in strict JSON"
+	case !r.BOM.Value && f.BOM:
+		return "byte-order mark"
+	}
+	return ""
 }

@@ -126,6 +126,11 @@ func serverHover(in HoverInput, s *analysis.Server) *Hover {
 	fmt.Fprintf(&b, "**%s**: MCP server\n", s.Name)
 	shown := map[registry.ToolID]bool{}
 	for _, res := range in.Results {
+		if why := droppedHere(res, in.Path); why != "" {
+			shown[res.Tool.ID] = true
+			fmt.Fprintf(&b, "\n---\n**%s** ignores this whole file (%s), so it does not start this server\n", res.Tool.Name, why)
+			continue
+		}
 		es := findServer(res, s.Name)
 		if es == nil || !definesHere(es, in.Path, s.Member) {
 			continue
@@ -243,7 +248,7 @@ func render(n *jsonc.Node) string {
 	}
 	switch n.Kind {
 	case jsonc.String:
-		return maskIfSecret(n.Str)
+		return MaskIfSecret(n.Str)
 	case jsonc.Array:
 		parts := make([]string, 0, len(n.Elements))
 		for _, e := range n.Elements {
@@ -264,6 +269,16 @@ func render(n *jsonc.Node) string {
 	return "…"
 }
 
+// FieldsOf lists the fields of one definition alone (for a server that is
+// not started, to show what it would be).
+func FieldsOf(d *Definition) []Field {
+	out := fieldsOf(d.Member, d.Source.Path)
+	for i := range out {
+		out[i].From = d
+	}
+	return out
+}
+
 func fieldsOf(m *jsonc.Member, path string) []Field {
 	d := &Definition{Source: &Source{Path: path, Layer: &registry.Layer{Label: "this file"}}, Member: m}
 	var out []Field
@@ -277,6 +292,15 @@ func fieldsOf(m *jsonc.Member, path string) []Field {
 	}
 	slices.SortFunc(out, func(a, b Field) int { return strings.Compare(a.Key, b.Key) })
 	return out
+}
+
+func droppedHere(r *Result, path string) string {
+	for _, src := range r.Sources {
+		if src.Path == path {
+			return src.Dropped
+		}
+	}
+	return ""
 }
 
 func findServer(r *Result, name string) *Server {

@@ -16,10 +16,10 @@ var (
 	bearer      = regexp.MustCompile(`(?i)(bearer\s+)([^\s$]\S*)`)
 )
 
-// maskIfSecret hides what looks like a credential in a value shown in
+// MaskIfSecret hides what looks like a credential in a value shown in
 // hover (a command argument, a URL). Interpolation references such as
 // ${GITHUB_TOKEN} are not secrets and stay visible.
-func maskIfSecret(s string) string {
+func MaskIfSecret(s string) string {
 	if u, err := url.Parse(s); err == nil && u.Scheme != "" && u.RawQuery != "" {
 		q := u.Query()
 		for k := range q {

@@ -3,6 +3,7 @@
 //
 //	mcp-lsp [--stdio] [--log-file FILE] [--log-level LEVEL]   serve LSP on stdin/stdout
 //	mcp-lsp check [--format text|json] [PATH...]             check files or directories
+//	mcp-lsp effective [--tool ID] [--cwd DIR] [DIR]           what each tool will start
 //	mcp-lsp version                                          print the version
 package main
 
@@ -28,6 +29,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		switch args[0] {
 		case "check":
 			return runCheck(ctx, args[1:], stdout, stderr)
+		case "effective":
+			return runEffective(ctx, args[1:], stdout, stderr)
 		case "version", "--version", "-version":
 			fmt.Fprintf(stdout, "mcp-lsp %s\n", version)
 			return 0
@@ -52,6 +55,11 @@ Usage:
         Check MCP config files, or every MCP config file under the given
         directories (default "."). Exit status: 0 no errors, 1 errors found,
         2 usage or I/O error.
+  mcp-lsp effective [--tool ID] [--cwd DIR] [--format text|json] [DIR]
+        Print, for each tool (or one), the MCP servers it will start when
+        launched in DIR (or --cwd), each with the file and line it comes
+        from and its gate (pending approval, folder not trusted). Secret
+        values are never printed.
   mcp-lsp version
         Print the version.
 `

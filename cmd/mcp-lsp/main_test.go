@@ -202,3 +202,62 @@ func TestBinaryOverStdio(t *testing.T) {
 		t.Errorf("logs did not go to stderr: %q", stderr.String())
 	}
 }
+
+func TestEffectiveCommand(t *testing.T) {
+	const secret = "ghp_0123456789abcdefghijklmnopqrstuvwxyz"
+	dir := writeTree(t, map[string]string{
+		".git/HEAD":             "ref: refs/heads/main\n",
+		".mcp.json":             `{"mcpServers": {"db": {"command": "psql-mcp", "env": {"TOKEN": "` + secret + `"}}, "gh": {"type": "http", "url": "https://api.example.com/mcp", "headers": {"Authorization": "Bearer ` + secret + `"}}}}`,
+		".claude/settings.json": `{"enabledMcpjsonServers": ["db"]}`,
+		"opencode.jsonc":        "{ // ok\n \"mcp\": {\"db\": {\"type\": \"local\", \"command\": [\"psql-mcp\"]}}}",
+	})
+	t.Setenv("HOME", filepath.Join(dir, "nohome"))
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("COPILOT_HOME", "")
+	t.Setenv("OPENCODE_CONFIG", "")
+	out, errOut, code := runCLI(t, "effective", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"Claude Code, launched in " + dir,
+		"  db  stdio  psql-mcp",
+		"      .mcp.json:1 (project scope, used)",
+		"  gh  http  https://api.example.com/mcp  [not started: not approved",
+		"GitHub Copilot CLI",
+		"[not started: folder not trusted",
+		"OpenCode",
+		"      opencode.jsonc:2 (project config, used)",
+		"env: TOKEN=••••••",
+		"headers: Authorization=••••••",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	jsonOut, _, code := runCLI(t, "effective", "--format", "json", "--tool", "claude-code", dir)
+	var tools []struct {
+		Tool    string
+		Servers []struct {
+			Name    string
+			Started bool
+			Source  struct {
+				Path string
+				Line int
+			}
+			Env map[string]string
+		}
+	}
+	if err := json.Unmarshal([]byte(jsonOut), &tools); err != nil || code != 0 || len(tools) != 1 {
+		t.Fatalf("json: %v (exit %d)\n%s", err, code, jsonOut)
+	}
+	if s := tools[0].Servers[0]; s.Name != "db" || !s.Started || s.Source.Line != 1 || s.Env["TOKEN"] != "••••••" {
+		t.Errorf("db: %+v", s)
+	}
+	if strings.Contains(out+jsonOut, secret) {
+		t.Errorf("a secret value was printed")
+	}
+	if _, _, code := runCLI(t, "effective", "--tool", "nope", dir); code != 2 {
+		t.Errorf("unknown tool: exit %d, want 2", code)
+	}
+}

@@ -41,6 +41,7 @@ func (s *Snapshot) Effective(dir, gitRoot string, opts DiagnoseOptions) []*effec
 			LaunchDir: dir,
 			GitRoot:   gitRoot,
 			Files:     s.parsed,
+			Registry:  opts.Registry,
 		}))
 	}
 	return out
