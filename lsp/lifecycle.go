@@ -26,15 +26,21 @@ func (s *Server) Initialize(_ context.Context, params *protocol.InitializeParams
 				Change:    protocol.TextDocumentSyncKindIncremental,
 				Save:      &protocol.SaveOptions{IncludeText: false},
 			},
-			HoverProvider: true,
+			HoverProvider:           true,
+			DefinitionProvider:      true,
+			ReferencesProvider:      true,
+			DocumentSymbolProvider:  true,
+			WorkspaceSymbolProvider: true,
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "mcp-lsp", Version: s.opts.Version},
 	}, nil
 }
 
-// Initialized pulls the user's settings in the background.
+// Initialized pulls the user's settings and discovers the workspace's
+// config files, both in the background: initialize has already answered.
 func (s *Server) Initialized(ctx context.Context, _ *protocol.InitializedParams) error {
 	go s.fetchConfiguration(ctx)
+	go s.discover(ctx)
 	return nil
 }
 

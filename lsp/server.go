@@ -8,6 +8,7 @@ package lsp
 import (
 	"context"
 	"io"
+	"io/fs"
 	"log/slog"
 	"sync"
 	"time"
@@ -34,6 +35,9 @@ type Options struct {
 	Env registry.Env
 	// Version is reported in serverInfo.
 	Version string
+	// DiscoveryFS is the file system discovery walks, rooted at "/";
+	// nil means the real one.
+	DiscoveryFS fs.FS
 
 	// testHook, when set, runs before every message is dispatched, inside
 	// the recover middleware: tests use it to make a handler panic or block.
@@ -65,6 +69,7 @@ type Server struct {
 	clientCap protocol.ClientCapabilities
 	settings  analysis.Settings
 	folders   []cache.Folder
+	rawCaps   rawClientCaps
 }
 
 func (s *Server) state() lifecycleState {

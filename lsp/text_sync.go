@@ -41,13 +41,14 @@ func (s *Server) DidClose(_ context.Context, params *protocol.DidCloseTextDocume
 	return nil
 }
 
-// DidSave re-reads the file from disk the next time a closed view needs it.
+// DidSave re-reads files from disk the next time a closed view needs them.
 func (s *Server) DidSave(_ context.Context, params *protocol.DidSaveTextDocumentParams) error {
-	path, ok := uriToPath(params.TextDocument.URI)
-	if !ok {
+	if _, ok := uriToPath(params.TextDocument.URI); !ok {
 		return nil
 	}
-	s.session.Modify(nil, []string{path})
+	// Other files may have changed too (a save-all, a tool rewriting its
+	// config): re-read everything from disk, which is cheap at this size.
+	s.session.ForgetDisk()
 	s.diags.trigger()
 	return nil
 }
@@ -62,6 +63,9 @@ func (s *Server) DidChangeWatchedFiles(_ context.Context, params *protocol.DidCh
 		}
 	}
 	s.session.Modify(nil, paths)
+	if len(paths) == 0 {
+		s.session.ForgetDisk()
+	}
 	s.diags.trigger()
 	return nil
 }
@@ -120,6 +124,8 @@ func (s *Server) extraHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 			s.opts.testHook(ctx, req.Method())
 		}
 		switch req.Method() {
+		case protocol.MethodInitialize:
+			s.captureRawCapabilities(req.Params())
 		case protocol.MethodTextDocumentDidChange:
 			var params didChangeParams
 			if err := json.Unmarshal(req.Params(), &params); err != nil {

@@ -1,0 +1,150 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/mcp-lsp/mcp-lsp/discovery"
+	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
+)
+
+// rawClientCaps are the client capabilities go.lsp.dev/protocol v0.12.0
+// does not model (LSP 3.17 relative watch patterns) or that we read before
+// the typed decode.
+type rawClientCaps struct {
+	Workspace struct {
+		DidChangeWatchedFiles struct {
+			DynamicRegistration    bool `json:"dynamicRegistration"`
+			RelativePatternSupport bool `json:"relativePatternSupport"`
+		} `json:"didChangeWatchedFiles"`
+	} `json:"workspace"`
+	Window struct {
+		WorkDoneProgress bool `json:"workDoneProgress"`
+	} `json:"window"`
+}
+
+// captureRawCapabilities records what extraHandler saw in initialize.
+func (s *Server) captureRawCapabilities(params json.RawMessage) {
+	var p struct {
+		Capabilities rawClientCaps `json:"capabilities"`
+	}
+	if err := json.Unmarshal(params, &p); err == nil {
+		s.mu.Lock()
+		s.rawCaps = p.Capabilities
+		s.mu.Unlock()
+	}
+}
+
+// discoverFS is the file system discovery walks: the real one, rooted at
+// "/" as discovery.Options documents.
+func (s *Server) discoverFS() fs.FS {
+	if s.opts.DiscoveryFS != nil {
+		return s.opts.DiscoveryFS
+	}
+	return os.DirFS("/")
+}
+
+// discover finds every config file that affects the workspace (user-level
+// files, the folders' ancestors, the trees inside them), in the
+// background after initialized, and keeps their diagnostics published so
+// cross-file problems show before any file is opened. It reports
+// work-done progress when the client supports it.
+func (s *Server) discover(ctx context.Context) {
+	s.mu.Lock()
+	folders := append([]cache.Folder(nil), s.folders...)
+	progress := s.rawCaps.Window.WorkDoneProgress
+	s.mu.Unlock()
+	if len(folders) == 0 {
+		return
+	}
+	done := s.beginProgress(ctx, progress, "mcp-lsp", "Looking for MCP configuration files")
+	paths := make([]string, len(folders))
+	for i, f := range folders {
+		paths[i] = f.Path
+	}
+	start := time.Now()
+	res := discovery.Discover(ctx, discovery.Options{
+		FS:       s.discoverFS(),
+		Env:      s.opts.Env,
+		Registry: s.opts.Registry,
+		Folders:  paths,
+	})
+	for _, t := range res.Truncated {
+		s.logger.Warn("discovery stopped early", "why", t)
+	}
+	for _, err := range res.Errors {
+		s.logger.Debug("discovery", "error", err)
+	}
+	s.mu.Lock()
+	for i := range s.folders {
+		if root, ok := res.GitRoots[s.folders[i].Path]; ok {
+			s.folders[i].GitRoot = root
+		}
+	}
+	s.mu.Unlock()
+	for _, f := range res.Files {
+		s.diags.track(f.Path)
+	}
+	s.session.ForgetDisk()
+	s.diags.trigger()
+	s.logger.Info("discovery done", "files", len(res.Files), "duration", time.Since(start))
+	done(fmt.Sprintf("%d MCP configuration files", len(res.Files)))
+	s.registerWatchers(ctx)
+}
+
+// beginProgress starts a work-done progress report, if supported, and
+// returns the function that ends it.
+func (s *Server) beginProgress(ctx context.Context, supported bool, title, message string) func(string) {
+	if !supported {
+		return func(string) {}
+	}
+	token := fmt.Sprintf("mcp-lsp/discovery/%d", time.Now().UnixNano())
+	ctx = context.WithoutCancel(ctx)
+	if _, err := s.conn.Call(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
+		return func(string) {}
+	}
+	s.notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "begin", "title": title, "message": message}})
+	return func(msg string) {
+		s.notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "end", "message": msg}})
+	}
+}
+
+// registerWatchers asks the client to report changes to every file kind
+// of the registry inside the workspace, and (where the client supports
+// LSP 3.17 relative patterns) to the user-level files and settings outside
+// it. go.lsp.dev/protocol types a glob as a string and registration
+// options as interface{}, so the watchers are plain maps here.
+func (s *Server) registerWatchers(ctx context.Context) {
+	s.mu.Lock()
+	caps := s.rawCaps.Workspace.DidChangeWatchedFiles
+	s.mu.Unlock()
+	if !caps.DynamicRegistration {
+		return
+	}
+	var watchers []map[string]any
+	for _, g := range s.opts.Registry.SelectorGlobs() {
+		watchers = append(watchers, map[string]any{"globPattern": g})
+	}
+	watchers = append(watchers,
+		map[string]any{"globPattern": "**/.claude/settings*.json"},
+		map[string]any{"globPattern": "**/" + "." + "mcp-lsp.json"},
+	)
+	if caps.RelativePatternSupport && s.opts.Env.Home != "" {
+		base := string(pathToURI(s.opts.Env.Home))
+		for _, p := range []string{".claude.json", ".claude/settings.json", ".copilot/*.json", ".config/opencode/*.json*", ".cursor/mcp.json"} {
+			watchers = append(watchers, map[string]any{"globPattern": map[string]any{"baseUri": base, "pattern": p}})
+		}
+	}
+	params := map[string]any{"registrations": []any{map[string]any{
+		"id":              "mcp-lsp-watch",
+		"method":          "workspace/didChangeWatchedFiles",
+		"registerOptions": map[string]any{"watchers": watchers},
+	}}}
+	if _, err := s.conn.Call(context.WithoutCancel(ctx), "client/registerCapability", params, nil); err != nil {
+		s.logger.Debug("file watch registration failed", "error", err)
+	}
+}
