@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
 // Rule codes of the cross-file checks (documented with the other rules
@@ -103,7 +104,7 @@ func shadowed(r *Result, s *Server, d *Definition, displayPath func(string) stri
 		diag.Code = CodeDuplicateServer
 		diag.Tags = []analysis.Tag{analysis.TagUnnecessary}
 		msg = fmt.Sprintf("identical to the definition of %q in %s (%s), which %s uses: this copy can be removed", s.Name, displayPath(w.Source.Path), w.Source.Layer.Label, r.Tool.Name)
-	} else if diff := differences(d.Member.Value, w.Member.Value); diff != "" {
+	} else if diff := differences(r.Tool.ID, d.Member.Value, w.Member.Value); diff != "" {
 		msg += "; they differ in " + diff
 	}
 	diag.Message = msg
@@ -155,16 +156,42 @@ func identical(a, b *jsonc.Node) bool {
 }
 
 // differences names the transport-relevant fields that differ, the ones
-// that make two definitions really conflict.
-func differences(a, b *jsonc.Node) string {
+// that make two definitions really conflict. Types are compared as the
+// tool reads them: a missing type and "local" are the same to Copilot CLI.
+func differences(tool registry.ToolID, a, b *jsonc.Node) string {
 	av, _ := analysis.Decode(a).(map[string]any)
 	bv, _ := analysis.Decode(b).(map[string]any)
 	var diff []string
-	for _, k := range []string{"type", "command", "args", "url"} {
+	if transport(tool, av) != transport(tool, bv) {
+		diff = append(diff, "type")
+	}
+	for _, k := range []string{"command", "args", "url"} {
 		if fmt.Sprint(av[k]) != fmt.Sprint(bv[k]) {
 			diff = append(diff, k)
 		}
 	}
 	slices.Sort(diff)
 	return strings.Join(diff, ", ")
+}
+
+// transport is the transport a tool reads an entry as: aliases folded
+// (local = stdio, streamable-http = http) and a missing type inferred the
+// way the tool infers it (Claude Code: always stdio; others: http for a
+// url without a command).
+func transport(tool registry.ToolID, entry map[string]any) string {
+	t, _ := entry["type"].(string)
+	switch t {
+	case "local":
+		return "stdio"
+	case "streamable-http":
+		return "http"
+	case "":
+		_, hasURL := entry["url"]
+		_, hasCmd := entry["command"]
+		if hasURL && !hasCmd && tool != "claude-code" {
+			return "http"
+		}
+		return "stdio"
+	}
+	return t
 }

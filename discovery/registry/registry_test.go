@@ -195,8 +195,8 @@ func TestReaders(t *testing.T) {
 		{"opencode-dir", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
 		{"opencode-global", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
 		{"opencode-env-config", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
-		{"vscode-workspace", "vscode", "vscode", true, true, Partial, "servers"},
-		{"vscode-user", "vscode", "vscode", true, true, Partial, "servers"},
+		{"vscode-workspace", "vscode", "vscode", true, true, Partial, "servers|mcpServers"}, // mcpServers: deprecated, still read
+		{"vscode-user", "vscode", "vscode", true, true, Partial, "servers|mcpServers"},
 		{"cursor-project", "cursor", "cursor", false, false, DropsFile, "mcpServers"},
 		{"cursor-user", "cursor", "cursor", false, false, DropsFile, "mcpServers"},
 		{"claude-desktop", "claude-desktop", "claude-desktop", false, false, OverwritesFile, "mcpServers"},
