@@ -92,9 +92,17 @@ func (sm *ServerMap) Servers() []*Server {
 	if sm.Node == nil || sm.Node.Kind != jsonc.Object {
 		return nil
 	}
-	var out []*Server
+	// The last member of each name wins; a map (not Node.Get, a linear
+	// scan) keeps this linear for maps of thousands of servers.
+	last := make(map[string]*jsonc.Member, len(sm.Node.Members))
 	for _, m := range sm.Node.Members {
-		if m.Key == nil || sm.Node.Get(m.Key.Str) != m {
+		if m.Key != nil {
+			last[m.Key.Str] = m
+		}
+	}
+	out := make([]*Server, 0, len(last))
+	for _, m := range sm.Node.Members {
+		if m.Key == nil || last[m.Key.Str] != m {
 			continue
 		}
 		out = append(out, &Server{Name: m.Key.Str, Map: sm, Member: m})

@@ -57,6 +57,9 @@ func (b *syncBuffer) String() string {
 func startServer(t *testing.T, opts Options) *testClient {
 	t.Helper()
 	serverSide, clientSide := net.Pipe()
+	// Whether a command exists depends on the machine's PATH; tests that
+	// want the check turn it on through settings.
+	opts.NoCommandLookup = true
 	logs := &syncBuffer{}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -82,7 +82,7 @@ func (s *Server) diagnoseOptions() cache.DiagnoseOptions {
 	return cache.DiagnoseOptions{
 		Registry: s.opts.Registry,
 		Env:      s.opts.Env,
-		Base:     analysis.Config{CommandLookup: true},
+		Base:     analysis.Config{CommandLookup: !s.opts.NoCommandLookup},
 		Settings: s.settings,
 		Folders:  s.folders,
 	}

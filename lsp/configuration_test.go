@@ -62,11 +62,11 @@ func TestProjectConfigFile(t *testing.T) {
 	}
 	c := startServer(t, Options{})
 	c.initialize(dir)
-	uri := c.open(filepath.Join(dir, "sub", ".mcp.json"), "{\"mcpServers\": {} // c\n}")
+	uri := c.open(filepath.Join(dir, "sub", ".mcp.json"), "{\"mcpServers\": {\"a\": {\"command\": \"x\"}} // c\n}")
 	c.waitDiagnostics(uri, "comment rule off", func(p publishParams) bool { return versionIs(p, 1) && len(p.Diagnostics) == 0 })
 
 	c.open(filepath.Join(dir, ".mcp-lsp.json"), `{"rules": {}}`)
-	v := c.change(uri, nil, "{\"mcpServers\": {} // c\n }")
+	v := c.change(uri, nil, "{\"mcpServers\": {\"a\": {\"command\": \"x\"}} // c\n }")
 	c.waitDiagnostics(uri, "rule back on", func(p publishParams) bool { return versionIs(p, v) && hasCode(p, "comment-in-strict-json") })
 }
 
@@ -80,5 +80,20 @@ func (c *testClient) waitConfigAsked() {
 			return
 		}
 		<-changed
+	}
+}
+
+// TestCommandLookupSetting: the command-not-found check looks commands up
+// on PATH (never runs them) when the commandLookup setting is on.
+func TestCommandLookupSetting(t *testing.T) {
+	dir := t.TempDir()
+	c := startServer(t, Options{})
+	c.settings = map[string]any{"commandLookup": true}
+	c.initialize(dir)
+	c.waitConfigAsked()
+	uri := c.open(filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"a": {"command": "go"}, "b": {"command": "mcp-lsp-no-such-command-xyz"}}}`)
+	p := c.waitDiagnostics(uri, "b not found", func(p publishParams) bool { return hasCode(p, "command-not-found") })
+	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Range.Start.Character < 40 {
+		t.Errorf("want exactly one command-not-found, on b: %+v", p.Diagnostics)
 	}
 }

@@ -28,7 +28,7 @@ func TestDiagnosticsFollowTyping(t *testing.T) {
 	dir := t.TempDir()
 	c := startServer(t, Options{Env: registry.Env{Home: filepath.Join(dir, "home")}})
 	c.initialize(dir)
-	uri := c.open(filepath.Join(dir, ".mcp.json"), "{\n  \"mcpServers\": {}\n}\n")
+	uri := c.open(filepath.Join(dir, ".mcp.json"), "{\n  \"mcpServers\": {\"a\": {\"command\": \"x\"}}\n}\n")
 	c.waitDiagnostics(uri, "version 1 clean", func(p publishParams) bool { return versionIs(p, 1) && len(p.Diagnostics) == 0 })
 
 	// Type a comment on line 1: an error appears, on exactly the comment.
@@ -80,22 +80,22 @@ func TestBurstOfEditsEndsOnLatestVersion(t *testing.T) {
 func TestCloseFallsBackToDisk(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".mcp.json")
-	if err := os.WriteFile(path, []byte("{\"mcpServers\": {},}\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte("{\"mcpServers\": {\"a\": {\"command\": \"x\"}},}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c := startServer(t, Options{})
 	c.initialize(dir)
-	uri := c.open(path, `{"mcpServers": {}}`)
+	uri := c.open(path, `{"mcpServers": {"a": {"command": "x"}}}`)
 	c.waitDiagnostics(uri, "buffer clean", func(p publishParams) bool { return versionIs(p, 1) && len(p.Diagnostics) == 0 })
 
 	c.notify(protocol.MethodTextDocumentDidClose, protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
 	p := c.waitDiagnostics(uri, "disk content", func(p publishParams) bool { return p.Version == nil && hasCode(p, "trailing-comma-in-strict-json") })
-	if p.Diagnostics[0].Range.Start != pos(0, 17) {
-		t.Errorf("disk diagnostics at %v, want 0:17", p.Diagnostics[0].Range.Start)
+	if p.Diagnostics[0].Range.Start != pos(0, 38) {
+		t.Errorf("disk diagnostics at %v, want 0:38", p.Diagnostics[0].Range.Start)
 	}
 
 	// Reopen, delete the file on disk, close: diagnostics disappear.
-	uri = c.open(path, `{"mcpServers": {}}`)
+	uri = c.open(path, `{"mcpServers": {"a": {"command": "x"}}}`)
 	c.waitDiagnostics(uri, "reopened", func(p publishParams) bool { return versionIs(p, 1) && len(p.Diagnostics) == 0 })
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)

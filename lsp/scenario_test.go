@@ -228,7 +228,8 @@ func (sc *scenario) analysisResults(t *testing.T) map[string][]goldenDiagnostic 
 // the server publishes for the final versions.
 func (sc *scenario) lspResults(t *testing.T, want map[string][]goldenDiagnostic) map[string][]goldenDiagnostic {
 	t.Helper()
-	c := startServer(t, Options{Env: sc.env})
+	// Command lookup depends on the machine's PATH: off, as in check.
+	c := startServer(t, Options{Env: sc.env, NoCommandLookup: true})
 	c.initialize(sc.dir)
 	uris := map[string]protocol.DocumentURI{}
 	for _, name := range sc.inputs {

@@ -38,6 +38,9 @@ type Options struct {
 	// DiscoveryFS is the file system discovery walks, rooted at "/";
 	// nil means the real one.
 	DiscoveryFS fs.FS
+	// NoCommandLookup turns the command-not-found check off by default
+	// (settings can still turn it on); it depends on the machine's PATH.
+	NoCommandLookup bool
 
 	// testHook, when set, runs before every message is dispatched, inside
 	// the recover middleware: tests use it to make a handler panic or block.

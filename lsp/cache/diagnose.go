@@ -42,6 +42,7 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 		Kind:     kind,
 		Registry: opts.Registry,
 		Config:   cfg,
+		Resolver: resolver{snap: s, home: opts.Env.Home, lookup: cfg.CommandLookup},
 	})
 	if len(opts.Folders) > 0 {
 		found = append(found, cfg.Filter(s.Workspace(opts).CrossFile[path])...)
