@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Bundles the extension into dist/extension.js (`npm run build`), or the unit
+// tests into out/test/*.test.mjs (`npm run build-tests`). Type checking is
+// `npm run typecheck`; esbuild only strips types.
+
+import * as esbuild from 'esbuild';
+import { readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const tests = process.argv.includes('--tests');
+
+if (tests) {
+  rmSync(join(root, 'out'), { recursive: true, force: true });
+  const entryPoints = readdirSync(join(root, 'test'))
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => join(root, 'test', f));
+  await esbuild.build({
+    entryPoints,
+    outdir: join(root, 'out', 'test'),
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external', // node_modules stay imports; src/ and scripts/ are bundled
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+} else {
+  await esbuild.build({
+    entryPoints: [join(root, 'src', 'extension.ts')],
+    outfile: join(root, 'dist', 'extension.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18', // VS Code 1.82's Electron
+    external: ['vscode'],
+    minify: true,
+    sourcemap: false,
+    logLevel: 'warning',
+  });
+}
