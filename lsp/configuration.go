@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -84,6 +85,6 @@ func (s *Server) diagnoseOptions() cache.DiagnoseOptions {
 		Env:      s.opts.Env,
 		Base:     analysis.Config{CommandLookup: !s.opts.NoCommandLookup},
 		Settings: s.settings,
-		Folders:  s.folders,
+		Folders:  slices.Clone(s.folders), // discovery updates git roots in place
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/mcp-lsp/mcp-lsp/discovery"
@@ -80,11 +81,13 @@ func (s *Server) discover(ctx context.Context) {
 		s.logger.Debug("discovery", "error", err)
 	}
 	s.mu.Lock()
-	for i := range s.folders {
-		if root, ok := res.GitRoots[s.folders[i].Path]; ok {
-			s.folders[i].GitRoot = root
+	updated := slices.Clone(s.folders)
+	for i := range updated {
+		if root, ok := res.GitRoots[updated[i].Path]; ok {
+			updated[i].GitRoot = root
 		}
 	}
+	s.folders = updated
 	s.mu.Unlock()
 	for _, f := range res.Files {
 		s.diags.track(f.Path)
