@@ -4,6 +4,7 @@
 //	mcp-lsp [--stdio] [--log-file FILE] [--log-level LEVEL]   serve LSP on stdin/stdout
 //	mcp-lsp check [--format text|json] [PATH...]             check files or directories
 //	mcp-lsp effective [--tool ID] [--cwd DIR] [DIR]           what each tool will start
+//	mcp-lsp convert --to DIALECT [--write PATH] FILE          convert between dialects
 //	mcp-lsp version                                          print the version
 package main
 
@@ -31,6 +32,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return runCheck(ctx, args[1:], stdout, stderr)
 		case "effective":
 			return runEffective(ctx, args[1:], stdout, stderr)
+		case "convert":
+			return runConvert(ctx, args[1:], stdout, stderr)
 		case "version", "--version", "-version":
 			fmt.Fprintf(stdout, "mcp-lsp %s\n", version)
 			return 0
@@ -60,6 +63,16 @@ Usage:
         launched in DIR (or --cwd), each with the file and line it comes
         from and its gate (pending approval, folder not trusted). Secret
         values are never printed.
+  mcp-lsp convert --to DIALECT [--from DIALECT] [--write PATH [--force]] [--strict] FILE
+        Convert the MCP servers in FILE to another tool's format and print
+        the new file, or write it to PATH (an existing file is replaced
+        only with --force). DIALECT: claude-code, claude-desktop,
+        copilot-cli, cursor, opencode, vscode; the source dialect comes
+        from FILE's name unless --from is given. What the target cannot
+        express is listed on stderr, one line per field ("drops: ..." or
+        "changes: ..."), never with its value. Exit status: 0 converted,
+        even with losses (1 with --strict); 2 usage or I/O error, or a
+        server the target cannot hold at all.
   mcp-lsp version
         Print the version.
 `

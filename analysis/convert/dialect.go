@@ -1,0 +1,119 @@
+package convert
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcp-lsp/mcp-lsp/schemas"
+)
+
+// dialectInfo is what the converters need to know about one dialect.
+// The interpolation fields repeat the registry's tools[].interpolation
+// (TestInterpolationMatchesRegistry keeps them in step); they are written
+// out here because the converters also need the semantics of each form,
+// which the registry only describes in words.
+type dialectInfo struct {
+	id   Dialect
+	tool string // the tool's name in loss reasons
+	// mapKey is the top-level key of the server map in a whole file.
+	mapKey string
+	syntax syntax
+	// fields are the entry keys whose strings the tool expands; "*" for
+	// every string. Model fields are named as the model names them
+	// ("command", "args", "env", "url", "headers", "cwd", "envFile",
+	// "oauth").
+	fields []string
+	// transports the dialect can hold.
+	transports []Transport
+	// defaultTimeout is the tool's per-server timeout in ms when the entry
+	// sets none; 0 when it has no per-server timeout or the default is
+	// unknown (Claude Code's MCP_TIMEOUT is global).
+	defaultTimeout int
+}
+
+var dialects = map[Dialect]*dialectInfo{
+	schemas.ClaudeCode: {
+		id: schemas.ClaudeCode, tool: "Claude Code", mapKey: "mcpServers", syntax: dollarSyntax,
+		fields:     []string{"command", "args", "env", "url", "headers"},
+		transports: []Transport{Stdio, HTTP, SSE, WS},
+	},
+	schemas.ClaudeDesktop: {
+		id: schemas.ClaudeDesktop, tool: "Claude Desktop", mapKey: "mcpServers", syntax: noSyntax,
+		transports: []Transport{Stdio},
+	},
+	schemas.CopilotCLI: {
+		id: schemas.CopilotCLI, tool: "Copilot CLI", mapKey: "mcpServers", syntax: dollarBare,
+		fields:         []string{"env", "headers"},
+		transports:     []Transport{Stdio, HTTP, SSE},
+		defaultTimeout: 30000,
+	},
+	schemas.OpenCode: {
+		id: schemas.OpenCode, tool: "OpenCode", mapKey: "mcp", syntax: braceSyntax,
+		fields:         []string{"*"},
+		transports:     []Transport{Stdio, HTTP, SSE},
+		defaultTimeout: 5000,
+	},
+	schemas.VSCode: {
+		id: schemas.VSCode, tool: "VS Code", mapKey: "servers", syntax: vscodeSyntax,
+		fields:     []string{"*"},
+		transports: []Transport{Stdio, HTTP, SSE},
+	},
+	schemas.Cursor: {
+		id: schemas.Cursor, tool: "Cursor", mapKey: "mcpServers", syntax: cursorSyntax,
+		// The registry lists command, args, env, url and headers. Guides
+		// for Cursor's static OAuth client write auth.CLIENT_ID and
+		// CLIENT_SECRET as "${env:NAME}" too (developer.mittwald.de
+		// "Getting Started with Cursor"; the cursor schema's own
+		// example), so auth counts as expanded: otherwise converting
+		// such an entry would carry "${env:NAME}" over as literal text.
+		// Reported, like all of Cursor; see registryExceptions in the
+		// tests.
+		fields:     []string{"command", "args", "env", "url", "headers", "oauth"},
+		transports: []Transport{Stdio, HTTP, SSE},
+	},
+}
+
+// Dialects returns the dialects the converters know, sorted.
+func Dialects() []Dialect {
+	out := make([]Dialect, 0, len(dialects))
+	for d := range dialects {
+		out = append(out, d)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// lookup returns the dialect's info or an error naming the known ones.
+func lookup(d Dialect) (*dialectInfo, error) {
+	if di, ok := dialects[d]; ok {
+		return di, nil
+	}
+	return nil, fmt.Errorf("unknown dialect %q (known: %s)", d, strings.Join(Dialects(), ", "))
+}
+
+// info returns the dialect's info, or an empty one for an unknown or empty
+// dialect (a server built by hand has no Origin).
+func info(d Dialect) *dialectInfo {
+	if di, ok := dialects[d]; ok {
+		return di
+	}
+	return &dialectInfo{}
+}
+
+// expands reports whether the tool expands variables in field.
+func (d *dialectInfo) expands(field string) bool {
+	return slices.Contains(d.fields, "*") || slices.Contains(d.fields, field)
+}
+
+// readText reads a string of field: with the tool's syntax where it
+// expands variables, as literal text elsewhere.
+func (d *dialectInfo) readText(field, s string) Text {
+	if d.expands(field) {
+		return d.syntax.read(s)
+	}
+	return Lit(s)
+}
+
+// holds reports whether the dialect can hold a server of transport t.
+func (d *dialectInfo) holds(t Transport) bool { return slices.Contains(d.transports, t) }
