@@ -1,0 +1,90 @@
+-- End-to-end test of mcp-lsp through Neovim's own LSP client (Neovim 0.7.2
+-- from Debian: vim.lsp.start_client and buf_attach_client). Driven by
+-- nvim_test.go, which passes the paths in environment variables and reads
+-- the JSON report this script writes.
+local bin = os.getenv('MCP_LSP_BIN')
+local root = os.getenv('MCP_LSP_ROOT')
+local report_path = os.getenv('MCP_LSP_REPORT')
+local report = { steps = {} }
+
+local function step(name, value)
+  report.steps[name] = value
+end
+
+local function finish()
+  local f = assert(io.open(report_path, 'w'))
+  f:write(vim.fn.json_encode(report))
+  f:close()
+  vim.cmd('qa!')
+end
+
+local ok, err = pcall(function()
+  local client_id = vim.lsp.start_client({
+    name = 'mcp-lsp',
+    cmd = { bin, '--log-level', 'debug' },
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = 'root' } },
+  })
+  assert(client_id, 'start_client failed')
+  step('started', true)
+
+  vim.cmd('edit ' .. vim.fn.fnameescape(root .. '/.mcp.json'))
+  local bufnr = vim.api.nvim_get_current_buf()
+  assert(vim.lsp.buf_attach_client(bufnr, client_id), 'attach failed')
+
+  -- Diagnostics arrive by push; wait for them (bounded).
+  local got = vim.wait(15000, function() return #vim.diagnostic.get(bufnr) > 0 end, 50)
+  local diags = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    table.insert(diags, { code = d.code, lnum = d.lnum, col = d.col, end_col = d.end_col, severity = d.severity, message = d.message })
+  end
+  step('diagnostics_arrived', got)
+  step('diagnostics', diags)
+
+  -- Hover on the server name "filesystem" (line 2, inside the key).
+  local client = vim.lsp.get_client_by_id(client_id)
+  local hover = client.request_sync('textDocument/hover', {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = 2, character = 6 },
+  }, 10000, bufnr)
+  step('hover', hover and hover.result and hover.result.contents and hover.result.contents.value or vim.NIL)
+
+  -- Code actions on the first diagnostic; apply the first quick fix.
+  local first = vim.diagnostic.get(bufnr)[1]
+  local actions = client.request_sync('textDocument/codeAction', {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    range = { start = { line = first.lnum, character = first.col }, ['end'] = { line = first.end_lnum, character = first.end_col } },
+    context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(bufnr, first.lnum) },
+  }, 10000, bufnr)
+  local titles = {}
+  local applied = false
+  for _, a in ipairs((actions and actions.result) or {}) do
+    table.insert(titles, a.title)
+    if not applied and a.kind == 'quickfix' then
+      local action = a
+      if not action.edit then
+        local resolved = client.request_sync('codeAction/resolve', action, 10000, bufnr)
+        action = resolved and resolved.result or action
+      end
+      if action.edit then
+        vim.lsp.util.apply_workspace_edit(action.edit, 'utf-16')
+        applied = true
+        step('applied', a.title)
+      end
+    end
+  end
+  step('actions', titles)
+  vim.cmd('silent write')
+
+  -- After the fix, the file must have no error diagnostics.
+  local clean = vim.wait(15000, function()
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      if d.severity == vim.diagnostic.severity.ERROR then return false end
+    end
+    return true
+  end, 50)
+  step('clean_after_fix', clean)
+  step('final_text', table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n'))
+end)
+if not ok then report.error = tostring(err) end
+finish()
