@@ -27,7 +27,8 @@ const (
 	CodeInvalidNumber = "invalid-number"
 	// CodeInvalidValue: a bare word that is not true, false or null.
 	CodeInvalidValue = "invalid-value"
-	// CodeInvalidUTF8: bytes that are not UTF-8, in a string or comment.
+	// CodeInvalidUTF8: bytes that are not UTF-8, in a string, a comment or
+	// between tokens.
 	CodeInvalidUTF8 = "invalid-utf8"
 	// CodeControlCharacter: a raw control character (U+0000 to U+001F)
 	// inside a string, where JSON requires an escape.
@@ -41,4 +42,7 @@ const (
 	// CodeTooDeep: nesting deeper than MaxDepth; the deeper content is
 	// skipped.
 	CodeTooDeep = "too-deep"
+	// CodeTooManyErrors: the last error when there are more than
+	// MaxErrors; later errors are not reported.
+	CodeTooManyErrors = "too-many-errors"
 )

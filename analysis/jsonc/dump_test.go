@@ -2,6 +2,7 @@ package jsonc
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -50,4 +51,72 @@ func dump(f *File) string {
 // errString renders e with the source text it covers.
 func errString(src []byte, e SyntaxError) string {
 	return fmt.Sprintf("%s %v %q: %s", e.Code, e.Span, src[e.Span.Start:e.Span.End], e.Message)
+}
+
+// shape renders the recovered tree compactly, as JSON-like text: strings
+// quoted (without the closing quote if unterminated), containers without
+// their closing bracket if unclosed, "?" for a missing value and "!text"
+// for an invalid one.
+func shape(f *File) string {
+	if f.Root == nil {
+		return ""
+	}
+	var b strings.Builder
+	var node func(n *Node)
+	closer := func(n *Node, c byte) {
+		if n.Closed {
+			b.WriteByte(c)
+		}
+	}
+	node = func(n *Node) {
+		switch n.Kind {
+		case Object:
+			b.WriteByte('{')
+			for i, m := range n.Members {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				node(m.Key)
+				b.WriteByte(':')
+				node(m.Value)
+			}
+			closer(n, '}')
+		case Array:
+			b.WriteByte('[')
+			for i, e := range n.Elements {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				node(e)
+			}
+			closer(n, ']')
+		case String:
+			q := strconv.Quote(n.Str)
+			if !n.Closed {
+				q = q[:len(q)-1]
+			}
+			b.WriteString(q)
+		case Number:
+			b.WriteString(n.Str)
+		case Invalid:
+			if n.Span.IsEmpty() {
+				b.WriteByte('?')
+			} else {
+				b.WriteString("!" + string(f.Src[n.Span.Start:n.Span.End]))
+			}
+		default:
+			b.WriteString(n.Kind.String())
+		}
+	}
+	node(f.Root)
+	return b.String()
+}
+
+// errorList renders f's errors as `code [start,end) "text"`, one a line.
+func errorList(f *File) string {
+	var b strings.Builder
+	for _, e := range f.Errors {
+		fmt.Fprintf(&b, "%s %v %q\n", e.Code, e.Span, f.Src[e.Span.Start:e.Span.End])
+	}
+	return b.String()
 }

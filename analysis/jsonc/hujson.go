@@ -41,18 +41,19 @@ func (c *converter) value(v *hujson.Value) *Node {
 	case *hujson.Object:
 		n.Kind, n.Closed = Object, true
 		for i := range t.Members {
-			n.addMember(c.member(&t.Members[i]))
+			n.Members = append(n.Members, c.member(&t.Members[i]))
 		}
 		c.closing(v, t.AfterExtra, len(t.Members) > 0 && t.Members[len(t.Members)-1].Value.AfterExtra != nil)
 	case *hujson.Array:
 		n.Kind, n.Closed = Array, true
 		for i := range t.Elements {
-			n.addElement(c.value(&t.Elements[i]))
+			n.Elements = append(n.Elements, c.value(&t.Elements[i]))
 		}
 		c.closing(v, t.AfterExtra, len(t.Elements) > 0 && t.Elements[len(t.Elements)-1].AfterExtra != nil)
 	case hujson.Literal:
 		c.literal(n, t)
 	}
+	n.link()
 	c.extra(v.AfterExtra, v.EndOffset)
 	return n
 }

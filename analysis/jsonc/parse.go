@@ -23,15 +23,23 @@ const MaxDepth = 1000
 // runs in time linear in len(src), does not modify src, and retains it as
 // File.Src.
 func Parse(src []byte) *File {
-	f := &File{Src: src}
-	p := &parser{lexer: lexer{src: src, text: string(src), f: f}, clean: true, lastErr: -1}
-	if bytes.HasPrefix(src, bom) {
-		f.BOM = true
+	p := &parser{
+		lexer:   lexer{src: src, text: string(src), log: newErrorLog(src)},
+		mem:     newArena(len(src)),
+		clean:   true,
+		lastErr: -1,
+	}
+	f := &File{Src: src, BOM: bytes.HasPrefix(src, bom)}
+	if f.BOM {
 		p.pos = len(bom)
 	}
 	p.prevEnd = p.pos
 	p.tok = p.next()
-	p.file()
+	f.Root = p.file()
+	f.Comments, f.TrailingCommas = p.comments, p.trailingCommas
+	// Errors are recorded nearly in order: the lexical errors of a peeked
+	// token come before the parser's errors about the current one.
+	f.Errors = p.log.errs
 	slices.SortStableFunc(f.Errors, func(a, b SyntaxError) int { return cmp.Compare(a.Span.Start, b.Span.Start) })
 	return f
 }
@@ -41,12 +49,13 @@ var bom = []byte("\uFEFF")
 // parser is a recursive-descent parser over the lexer's tokens with one
 // token of lookahead (two where a member's missing colon needs it).
 //
-// Error recovery follows two rules that keep it to about one error per
+// Error recovery follows three rules that keep it to about one error per
 // mistake. First, every error is attached to a token and parsing resumes
 // as if the likeliest fix had been made (a missing comma inserted, a stray
 // token deleted). Second, an error is suppressed when no token has been
 // accepted since the previous one, or when it is at the same place: those
-// are consequences of the previous error, not new mistakes.
+// are consequences of the previous error, not new mistakes. Third, the
+// error log keeps one structural error per line (see errorLog).
 type parser struct {
 	lexer
 	tok      token // the current token
@@ -63,10 +72,14 @@ type parser struct {
 	// stray token.
 	openObjects, openArrays int
 
-	// Slabs that nodes and members are carved from: one allocation per
-	// chunk instead of one per node.
-	nodeSlab   []Node
-	memberSlab []Member
+	trailingCommas []span.Span
+
+	mem arena
+	// The members and elements of the containers being parsed, innermost
+	// last. A container's children collect here and are copied out once,
+	// at their exact size, when it ends.
+	memberStack  []*Member
+	elementStack []*Node
 }
 
 // advance moves to the next token.
@@ -98,16 +111,22 @@ func (p *parser) peek() token {
 	return p.ahead
 }
 
-// errorf records a parser error unless it is a consequence of the previous
-// one (see parser). An error at the end of input (an empty span) is always
-// reported unless one was already reported there, so an unclosed bracket
-// is not hidden by an unrelated earlier error.
+// errorf records a parser error unless it is dropped (see suppressed).
 func (p *parser) errorf(s span.Span, code, format string, args ...any) {
-	if s.Start != p.lastErr && (p.clean || s.IsEmpty()) {
-		p.report(s, code, format, args...)
+	if !p.suppressed(s, code) {
+		p.log.add(s, code, fmt.Sprintf(format, args...))
 	}
-	p.lastErr = s.Start
-	p.clean = false
+}
+
+// suppressed reports whether a parser error is a consequence of the
+// previous one (see parser) or dropped by the error log, and updates the
+// state as if it had been reported. An error at the end of input (an empty
+// span) is kept unless one was already reported there, so an unclosed
+// bracket is not hidden by an unrelated earlier error.
+func (p *parser) suppressed(s span.Span, code string) bool {
+	consequence := s.Start == p.lastErr || !p.clean && !s.IsEmpty()
+	p.lastErr, p.clean = s.Start, false
+	return consequence || p.log.drop(s, code)
 }
 
 // expected returns where something missing was expected: the current
@@ -121,11 +140,7 @@ func (p *parser) expected() span.Span {
 }
 
 func (p *parser) newNode(kind Kind, s span.Span) *Node {
-	if len(p.nodeSlab) == 0 {
-		p.nodeSlab = make([]Node, 64)
-	}
-	n := &p.nodeSlab[0]
-	p.nodeSlab = p.nodeSlab[1:]
+	n := take(&p.mem.nodes, p.mem.chunk)
 	n.Kind, n.Span = kind, s
 	return n
 }
@@ -136,29 +151,30 @@ func (p *parser) missing() *Node {
 	return p.newNode(Invalid, span.New(at, at))
 }
 
-// file parses the whole input.
-func (p *parser) file() {
+// file parses the whole input and returns the root value.
+func (p *parser) file() *Node {
 	for !startsValue(p.tok.kind) && p.tok.kind != tokEOF {
 		p.unexpected("expected a JSON value")
 	}
 	if p.tok.kind == tokEOF {
-		return
+		return nil
 	}
-	p.f.Root = p.value(0)
+	root := p.value(0)
 	if p.tok.kind != tokEOF {
 		p.trailingContent()
 	}
+	return root
 }
 
 // trailingContent reports everything after the top-level value as one
 // error and skips it unanalysed.
 func (p *parser) trailingContent() {
 	start := p.tok.span.Start
-	p.muted = true
+	p.log.muted = true
 	for p.tok.kind != tokEOF {
 		p.skip()
 	}
-	p.muted = false
+	p.log.muted = false
 	p.errorf(span.New(start, p.prevEnd), CodeTrailingContent, "unexpected content after the top-level value")
 }
 
@@ -191,10 +207,16 @@ func (p *parser) value(depth int) *Node {
 	return n
 }
 
-// unexpected reports and skips the current token.
+// unexpected reports and skips the current token. Junk that is not even
+// UTF-8 gets its own code: the fix is the file's encoding, not its syntax.
 func (p *parser) unexpected(expectation string) {
 	tok := p.tok
-	p.errorf(p.skipToken(), CodeUnexpectedToken, "%s, found %s", expectation, p.describe(tok))
+	s := p.skipToken()
+	if tok.kind == tokJunk && !utf8.Valid(p.src[s.Start:s.End]) {
+		p.errorf(s, CodeInvalidUTF8, "invalid UTF-8 (is the file in another encoding?)")
+	} else if !p.suppressed(s, CodeUnexpectedToken) {
+		p.log.add(s, CodeUnexpectedToken, expectation+", found "+p.describe(tok))
+	}
 }
 
 // skipToken skips the current token, or the whole run if it is junk, and
@@ -211,23 +233,17 @@ func (p *parser) skipToken() span.Span {
 	return s
 }
 
-// describe names a token for an error message.
+// describe names a punctuation or junk token for an error message. (The
+// other tokens are never unexpected: they always start a value or a key.)
 func (p *parser) describe(tok token) string {
 	text := p.text[tok.span.Start:tok.span.End]
-	switch tok.kind {
-	case tokEOF:
-		return "end of file"
-	case tokString:
-		return "string"
-	case tokWord:
-		return truncate(text)
-	case tokJunk:
-		if r, size := utf8.DecodeRuneInString(text); size == len(text) && r != utf8.RuneError {
-			return "character " + strconv.QuoteRune(r)
-		}
-		return "characters " + strconv.Quote(truncate(text))
+	if tok.kind != tokJunk {
+		return "'" + text + "'"
 	}
-	return "'" + text + "'"
+	if r, size := utf8.DecodeRuneInString(text); size == len(text) && r != utf8.RuneError {
+		return "character " + strconv.QuoteRune(r)
+	}
+	return "characters " + strconv.Quote(truncate(text))
 }
 
 // truncate shortens s for a message, without splitting a UTF-8 sequence.
@@ -266,20 +282,21 @@ func (p *parser) literal() *Node {
 			}
 		} else {
 			n = p.newNode(Invalid, s)
-			p.errorf(s, CodeInvalidValue, "%s", invalidValueMessage(text))
+			p.invalidValue(s, text)
 		}
 	}
 	p.accept()
 	return n
 }
 
-func invalidValueMessage(text string) string {
+func (p *parser) invalidValue(s span.Span, text string) {
 	for _, lit := range []string{"true", "false", "null"} {
 		if strings.EqualFold(text, lit) {
-			return fmt.Sprintf("invalid value %s: JSON literals are lower case (%s)", text, lit)
+			p.errorf(s, CodeInvalidValue, "invalid value %s: JSON literals are lower case (%s)", text, lit)
+			return
 		}
 	}
-	return fmt.Sprintf("invalid value %s: expected a string (in double quotes), number, true, false or null", truncate(text))
+	p.errorf(s, CodeInvalidValue, "invalid value %s: expected a string (in double quotes), number, true, false or null", truncate(text))
 }
 
 // numberProblem explains why s is not a JSON number, or returns "".
@@ -342,12 +359,17 @@ func (p *parser) object(depth int) *Node {
 	obj := p.newNode(Object, p.tok.span)
 	p.accept()
 	p.openObjects++
+	mark := len(p.memberStack)
 	p.members(obj, depth)
+	obj.Members = carve(&p.mem.memPtrs, p.mem.chunk, p.memberStack[mark:])
+	p.memberStack = p.memberStack[:mark]
+	obj.link()
 	p.openObjects--
 	return obj
 }
 
-// members parses an object's members up to and including its '}'.
+// members parses an object's members onto memberStack, up to and
+// including the object's '}'.
 func (p *parser) members(obj *Node, depth int) {
 	needComma := false
 	for {
@@ -366,7 +388,7 @@ func (p *parser) members(obj *Node, depth int) {
 			if needComma {
 				p.errorf(tok.span, CodeMissingComma, "expected ',' or '}' after object member")
 			}
-			obj.addMember(p.member(depth))
+			p.memberStack = append(p.memberStack, p.member(depth))
 			needComma = true
 		case tok.kind == tokLBrace || tok.kind == tokLBracket:
 			// A value without a name; skip all of it, not just the bracket.
@@ -380,11 +402,7 @@ func (p *parser) members(obj *Node, depth int) {
 
 // member parses "key": value, starting at the key.
 func (p *parser) member(depth int) *Member {
-	if len(p.memberSlab) == 0 {
-		p.memberSlab = make([]Member, 32)
-	}
-	m := &p.memberSlab[0]
-	p.memberSlab = p.memberSlab[1:]
+	m := take(&p.mem.members, p.mem.chunk)
 	m.Key = p.key()
 	m.Colon = -1
 	if p.colon(m) {
@@ -397,16 +415,20 @@ func (p *parser) member(depth int) *Member {
 }
 
 // key parses a member name: a string, or a word as in {command: "npx"}.
+// A word is taken for a key but not accepted as clean, because it may as
+// well be a stray value ({"a": 1 2}); a missing colon after it is then a
+// consequence, not a second mistake.
 func (p *parser) key() *Node {
 	tok := p.tok
 	n := p.newNode(String, tok.span)
-	if tok.kind == tokWord {
-		n.Str, n.Closed = p.text[tok.span.Start:tok.span.End], true // nothing to close
-		p.errorf(tok.span, CodeUnquotedKey, "property name %s must be in double quotes", truncate(n.Str))
-	} else {
+	if tok.kind != tokWord {
 		n.Str, n.Closed = tok.str, tok.closed
+		p.accept()
+		return n
 	}
-	p.accept()
+	n.Str, n.Closed = p.text[tok.span.Start:tok.span.End], true // nothing to close
+	p.errorf(tok.span, CodeUnquotedKey, "property name %s must be in double quotes", truncate(n.Str))
+	p.skip()
 	return n
 }
 
@@ -442,12 +464,17 @@ func (p *parser) array(depth int) *Node {
 	arr := p.newNode(Array, p.tok.span)
 	p.accept()
 	p.openArrays++
+	mark := len(p.elementStack)
 	p.elements(arr, depth)
+	arr.Elements = carve(&p.mem.nodePtrs, p.mem.chunk, p.elementStack[mark:])
+	p.elementStack = p.elementStack[:mark]
+	arr.link()
 	p.openArrays--
 	return arr
 }
 
-// elements parses an array's elements up to and including its ']'.
+// elements parses an array's elements onto elementStack, up to and
+// including the array's ']'.
 func (p *parser) elements(arr *Node, depth int) {
 	needComma := false
 	for {
@@ -460,7 +487,7 @@ func (p *parser) elements(arr *Node, depth int) {
 			return
 		case tok.kind == tokComma:
 			if !needComma { // [,1] or [1,,2]: keep the hole so indexes match the text
-				arr.addElement(p.missing())
+				p.elementStack = append(p.elementStack, p.missing())
 				p.errorf(tok.span, CodeMissingValue, "expected a value before ','")
 			}
 			p.accept()
@@ -472,7 +499,7 @@ func (p *parser) elements(arr *Node, depth int) {
 			if needComma {
 				p.errorf(tok.span, CodeMissingComma, "expected ',' or ']' after array element")
 			}
-			arr.addElement(p.value(depth))
+			p.elementStack = append(p.elementStack, p.value(depth))
 			needComma = true
 		default: // ':', junk, stray '}'
 			p.unexpected("expected a value or ']'")
@@ -484,7 +511,7 @@ func (p *parser) elements(arr *Node, depth int) {
 // closing bracket.
 func (p *parser) noteTrailingComma(comma token, closer tokenKind) {
 	if p.tok.kind == closer {
-		p.f.TrailingCommas = append(p.f.TrailingCommas, comma.span)
+		p.trailingCommas = append(p.trailingCommas, comma.span)
 	}
 }
 
@@ -505,7 +532,7 @@ func (p *parser) unclosed(n *Node, code, msg string) {
 // tooDeep reports and skips a container nested deeper than MaxDepth.
 func (p *parser) tooDeep() *Node {
 	s := p.tok.span
-	p.report(s, CodeTooDeep, "nesting deeper than %d levels", MaxDepth)
+	p.log.report(s, CodeTooDeep, "nesting deeper than %d levels", MaxDepth)
 	p.lastErr, p.clean = s.Start, false
 	p.skipValue()
 	return p.newNode(Invalid, span.New(s.Start, p.prevEnd))
@@ -516,7 +543,7 @@ func (p *parser) tooDeep() *Node {
 // merely counted (any closer matches any opener), so the skip is linear
 // and needs no stack however deep the nesting.
 func (p *parser) skipValue() {
-	p.muted = true
+	p.log.muted = true
 	for level := 0; p.tok.kind != tokEOF; {
 		switch p.tok.kind {
 		case tokLBrace, tokLBracket:
@@ -526,11 +553,11 @@ func (p *parser) skipValue() {
 		}
 		if level <= 0 {
 			// Unmute first: the token after the skipped one is analysed.
-			p.muted = false
+			p.log.muted = false
 			p.skip()
 			return
 		}
 		p.skip()
 	}
-	p.muted = false
+	p.log.muted = false
 }

@@ -1,20 +1,3 @@
-// Package jsonc is the document model of mcp-lsp: a position-preserving,
-// error-tolerant parser for JSON with comments and trailing commas (JSONC).
-//
-// Every feature (diagnostics, hover, completion, formatting) reads the tree
-// built here, and most of the time it reads a file that is being typed and
-// is therefore invalid. So Parse never gives up: a syntax error is recorded
-// with a precise span and a stable code, and parsing resumes at the next
-// token that makes sense, keeping the rest of the tree. Nodes carry byte
-// offsets (package span), never lines or columns.
-//
-// Comments, trailing commas and a leading byte order mark are accepted
-// without error but recorded in the File, because whether they are allowed
-// depends on which tool reads the file: later rules flag them for strict
-// JSON readers.
-//
-// The package is pure: no I/O, no goroutines, no global mutable state. A
-// File is immutable after Parse returns and safe for concurrent readers.
 package jsonc
 
 import (
@@ -55,6 +38,13 @@ func (k Kind) String() string {
 // Node is one JSON value.
 type Node struct {
 	Kind Kind
+	// Closed reports whether an Object, Array or String has its closing
+	// delimiter. Completion uses it to know whether to insert one.
+	Closed bool
+	// index is the position of this node in Parent.Members (keys and
+	// values alike) or Parent.Elements, so Path and Member are O(1) per
+	// level instead of a scan of the parent.
+	index int32
 	// Span covers the value's own bytes, without surrounding whitespace or
 	// comments. A missing value is an Invalid node with an empty span where
 	// the value was expected. An unclosed object or array extends up to the
@@ -70,17 +60,9 @@ type Node struct {
 	// encoding/json does) and the source text of a Number. It is empty for
 	// other kinds. It may share memory with the whole document's text.
 	Str string
-	// Closed reports whether an Object, Array or String has its closing
-	// delimiter. Completion uses it to know whether to insert one.
-	Closed bool
 	// Parent is the enclosing Object or Array, nil for the root. The Parent
 	// of an object key is the object.
 	Parent *Node
-
-	// index is the position of this node in Parent.Members (keys and
-	// values alike) or Parent.Elements, so Path and Member are O(1) per
-	// level instead of a scan of the parent.
-	index int
 }
 
 // Member is one "key": value pair of an Object.
@@ -105,7 +87,9 @@ type File struct {
 	// (empty, whitespace or comments only). An empty document is not a
 	// syntax error here: whether it is acceptable is a rule's decision.
 	Root *Node
-	// Errors are the syntax errors, sorted by Span.Start.
+	// Errors are the syntax errors, sorted by Span.Start: about one per
+	// mistake (likely consequences of an earlier error are dropped), at
+	// most MaxErrors+1.
 	Errors []SyntaxError
 	// Comments are the spans of all // and /* */ comments, in order. A line
 	// comment's span excludes its line break.
@@ -224,7 +208,7 @@ func (n *Node) Path() []string {
 		if m := c.Member(); m != nil {
 			path = append(path, m.Key.Str)
 		} else {
-			path = append(path, strconv.Itoa(c.index))
+			path = append(path, strconv.Itoa(int(c.index)))
 		}
 	}
 	slices.Reverse(path)
@@ -286,15 +270,14 @@ var (
 	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 )
 
-// addMember appends m to the Object n, linking the key and value back.
-func (n *Node) addMember(m *Member) {
-	m.Key.Parent, m.Key.index = n, len(n.Members)
-	m.Value.Parent, m.Value.index = n, len(n.Members)
-	n.Members = append(n.Members, m)
-}
-
-// addElement appends e to the Array n, linking it back.
-func (n *Node) addElement(e *Node) {
-	e.Parent, e.index = n, len(n.Elements)
-	n.Elements = append(n.Elements, e)
+// link points the children of n (keys, values, elements) back at n.
+// Builders call it once the child lists are final.
+func (n *Node) link() {
+	for i, m := range n.Members {
+		m.Key.Parent, m.Key.index = n, int32(i)
+		m.Value.Parent, m.Value.index = n, int32(i)
+	}
+	for i, e := range n.Elements {
+		e.Parent, e.index = n, int32(i)
+	}
 }

@@ -1,0 +1,117 @@
+package jsonc
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestNodeAt marks cursor positions with '|' and names the node expected
+// there by its pointer, plus "key" if it is a key.
+func TestNodeAt(t *testing.T) {
+	tests := []struct {
+		src  string // with one '|' marking the offset
+		want string // pointer of the expected node, "key " prefix for keys, "nil" for none
+	}{
+		{`|{"a": 1}`, ""},
+		{`{"a": 1}|`, ""},
+		{`{|"a": 1}`, "key /a"},
+		{`{"a|": 1}`, "key /a"},
+		{`{"a"|: 1}`, "key /a"}, // just after the key is still on it
+		{`{"a":| 1}`, ""},       // between colon and value: the object
+		{`{"a": |1}`, "/a"},
+		{`{"a": 1|}`, "/a"},
+		{`{"a": [1, |{"b": null}]}`, "/a/1"},
+		{`{"a": [1, {"b": nu|ll}]}`, "/a/1/b"},
+		{`{"a": 1,"b"|:2}`, "key /b"},
+		{`[1,|2]`, "/1"},
+		{`[1|,2]`, "/0"},
+		{`[[1]|,[2]]`, "/0"},
+		{`[[1],|[2]]`, "/1"},
+		{`{"x": {"type": | }}`, "/x"},
+		{`{"x": {"type": |}}`, "/x/type"}, // the missing value, for completion
+		{`{"a" |"b": 1}`, "key /b"},       // the key beats the missing value of "a" there
+		{`{"a" "b|": 1}`, "key /b"},
+		{`{"a": {"b":|`, "/a/b"},     // missing value at EOF
+		{`{"a": {"b": |`, "/a"},      // past it: the unclosed object
+		{`{"a": {"b": 1,   |`, "/a"}, // an unclosed object extends to EOF
+		{`  |  1`, "nil"},
+		{`|`, "nil"},
+	}
+	for _, tt := range tests {
+		offset := strings.Index(tt.src, "|")
+		src := strings.Replace(tt.src, "|", "", 1)
+		f := Parse([]byte(src))
+		n := f.NodeAt(offset)
+		got := "nil"
+		if n != nil {
+			got = n.Pointer()
+			if m := n.Member(); m != nil && m.Key == n {
+				got = "key " + got
+			}
+		}
+		if got != tt.want {
+			t.Errorf("NodeAt in %s = %s, want %s", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestGetLastDuplicateWins(t *testing.T) {
+	f := Parse([]byte(`{"a": 1, "b": 2, "a": 3}`))
+	if m := f.Root.Get("a"); m == nil || m.Value.Str != "3" {
+		t.Errorf(`Get("a") = %v, want the member with 3`, m)
+	}
+	if m := f.Root.Get("c"); m != nil {
+		t.Errorf(`Get("c") = %v, want nil`, m)
+	}
+	var nilNode *Node
+	if nilNode.Get("a") != nil || f.Root.Find("/a/x") != nil {
+		t.Errorf("Get on nil or Find through a scalar found something")
+	}
+}
+
+func TestPathPointerFind(t *testing.T) {
+	src := `{"mcpServers": {"a/b~c": {"args": ["-y", "pkg"]}, "": [0, {"x": true}]}}`
+	f := Parse([]byte(src))
+	tests := []struct {
+		pointer string
+		path    []string
+		want    string // the node's source text
+	}{
+		{"", nil, src},
+		{"/mcpServers/a~1b~0c/args/1", []string{"mcpServers", "a/b~c", "args", "1"}, `"pkg"`},
+		{"/mcpServers//1/x", []string{"mcpServers", "", "1", "x"}, "true"},
+	}
+	for _, tt := range tests {
+		n := f.Root.Find(tt.pointer)
+		if n == nil {
+			t.Errorf("Find(%q) = nil", tt.pointer)
+			continue
+		}
+		if got := src[n.Span.Start:n.Span.End]; got != tt.want {
+			t.Errorf("Find(%q) = %s, want %s", tt.pointer, got, tt.want)
+		}
+		if got := n.Path(); !slices.Equal(got, tt.path) {
+			t.Errorf("Path() = %q, want %q", got, tt.path)
+		}
+		if got := n.Pointer(); got != tt.pointer {
+			t.Errorf("Pointer() = %q, want %q", got, tt.pointer)
+		}
+	}
+	for _, bad := range []string{"mcpServers", "/nope", "/mcpServers/a~1b~0c/args/01", "/mcpServers/a~1b~0c/args/2", "/mcpServers/a~1b~0c/args/-1"} {
+		if n := f.Root.Find(bad); n != nil {
+			t.Errorf("Find(%q) = %v, want nil", bad, n)
+		}
+	}
+	// A key has the path of its member.
+	key := f.Root.Get("mcpServers").Value.Members[0].Key
+	if got := key.Pointer(); got != "/mcpServers/a~1b~0c" {
+		t.Errorf("key Pointer() = %q", got)
+	}
+}
+
+func TestKindString(t *testing.T) {
+	if Object.String() != "object" || Invalid.String() != "invalid" || Kind(99).String() != "Kind(99)" {
+		t.Errorf("Kind.String is wrong")
+	}
+}
