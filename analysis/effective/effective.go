@@ -288,18 +288,8 @@ func expandMaps(in Input, maps [][]string) [][]string {
 // serverMembers returns the members of the map at path (the last of
 // duplicate names only: that is the one the tool reads).
 func serverMembers(root *jsonc.Node, path []string) []*jsonc.Member {
-	n := root
-	for _, seg := range path {
-		if n == nil || n.Kind != jsonc.Object {
-			return nil
-		}
-		m := n.Get(seg)
-		if m == nil {
-			return nil
-		}
-		n = m.Value
-	}
-	if n == nil || n.Kind != jsonc.Object {
+	n := lookup(root, path...)
+	if n == nil {
 		return nil
 	}
 	sm := &analysis.ServerMap{Node: n}
