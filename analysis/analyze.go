@@ -16,6 +16,8 @@ type FileInput struct {
 	Registry *registry.Registry
 	// Config holds the user's rule settings.
 	Config Config
+	// Resolver looks up commands and files on the user's machine for the rules that need it (command-not-found, missing-file-reference); nil turns those rules off.
+	Resolver Resolver
 }
 
 // AnalyzeFile returns every single-file finding for in, sorted by position.

@@ -1,0 +1,195 @@
+package analysis
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+)
+
+func TestScanVars(t *testing.T) {
+	type ref struct {
+		kind semVarKind
+		text string
+		name string
+	}
+	cases := []struct {
+		in   string
+		want []ref
+	}{
+		{"${HOME}/x", []ref{{varDollar, "${HOME}", "HOME"}}},
+		{"${API_KEY:-none}", []ref{{varDollarDefault, "${API_KEY:-none}", "API_KEY"}}},
+		{"${A:-${B}}", []ref{{varDollarDefault, "${A:-${B}}", "A"}}},
+		{"$HOME/bin:$PATH", []ref{{varBare, "$HOME", "HOME"}, {varBare, "$PATH", "PATH"}}},
+		{"${env:TOKEN}", []ref{{varDollarEnv, "${env:TOKEN}", "TOKEN"}}},
+		{"Bearer ${input:gh-token}", []ref{{varInput, "${input:gh-token}", "gh-token"}}},
+		{"${workspaceFolder}/src", []ref{{varEditor, "${workspaceFolder}", "workspaceFolder"}}},
+		{"${config:python.path}", []ref{{varEditor, "${config:python.path}", "config:python.path"}}},
+		{"{env:TOKEN} {file:~/.key}", []ref{{varBraceEnv, "{env:TOKEN}", "TOKEN"}, {varBraceFile, "{file:~/.key}", "~/.key"}}},
+		// Not references.
+		{"$1 $foo $Foo price: 5$ ${} {env:} ${unclosed", nil},
+		{"$AKIAIOSFODNN7EXAMPLE", nil}, // a long word after "$" is text, not a variable
+	}
+	for _, tc := range cases {
+		var got []ref
+		for _, v := range semScanVars(tc.in) {
+			got = append(got, ref{v.kind, tc.in[v.start:v.end], v.name})
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("scanVars(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestStringSpan_ThroughEscapes: a reference's span covers the source
+// bytes that decode to it, whatever escapes spell it.
+func TestStringSpan_ThroughEscapes(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{`{"a": "x ${VAR} y"}`, `${VAR}`},
+		{`{"a": "x \u0024{VAR} y"}`, `\u0024{VAR}`},
+		{`{"a": "\"q\" \u0024\u007bVAR\u007d"}`, `\u0024\u007bVAR\u007d`},
+		{`{"a": "é😀\ud83d\ude00\n${VAR}"}`, `${VAR}`},
+		{`{"a": "\x ${VAR}"}`, `${VAR}`}, // an invalid escape is kept verbatim
+		{`{"a": "\u12 ${VAR}"}`, `${VAR}`},
+		{"{\"a\": \"\xff ${VAR}\"}", `${VAR}`}, // invalid UTF-8 decodes to U+FFFD
+		{`{"a": "\ud800 ${VAR}"}`, `${VAR}`},   // a lone surrogate too
+	}
+	for _, tc := range cases {
+		f := jsonc.Parse([]byte(tc.src))
+		n := f.Root.Members[0].Value
+		refs := semScanVars(n.Str)
+		if len(refs) != 1 {
+			t.Errorf("%s: refs %v in %q", tc.src, refs, n.Str)
+			continue
+		}
+		sp := semStringSpan([]byte(tc.src), n, refs[0].start, refs[0].end)
+		if got := tc.src[sp.Start:sp.End]; got != tc.want {
+			t.Errorf("%s: span covers %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}
+
+func TestStringSpan_UnquotedKey(t *testing.T) {
+	src := `{command: 1}`
+	f := jsonc.Parse([]byte(src))
+	k := f.Root.Members[0].Key
+	if got := semStringSpan([]byte(src), k, 3, 7); got != span.New(4, 8) {
+		t.Errorf("got %v", got)
+	}
+}
+
+func TestDollarVarInOpenCode_StaysLiteral_VerifiedOpenCode1_18(t *testing.T) {
+	src := `{"mcp": {"gh": {"type": "remote", "url": "https://api.githubcopilot.com/mcp/", "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}}}}`
+	d := wantOne(t, semantics(t, "opencode.json", src), CodeForeignInterpolation, spanOf(t, src, "${GITHUB_TOKEN}", 0), SeverityWarning,
+		`OpenCode does not expand ${GITHUB_TOKEN}: it stays literal text (that is the syntax of Claude Code and GitHub Copilot CLI; write {env:GITHUB_TOKEN})`)
+	wantData(t, d, "replacement", "{env:GITHUB_TOKEN}")
+	wantData(t, d, "variable", "GITHUB_TOKEN")
+}
+
+func TestOpenCodeSyntaxInMCPJSON_BothKeepItLiteral(t *testing.T) {
+	src := `{"mcpServers": {"gh": {"command": "x", "env": {"GITHUB_TOKEN": "{env:GITHUB_TOKEN}"}}}}`
+	wantOne(t, semantics(t, ".mcp.json", src), CodeForeignInterpolation, spanOf(t, src, "{env:GITHUB_TOKEN}", 0), SeverityWarning,
+		`Claude Code and GitHub Copilot CLI do not expand {env:GITHUB_TOKEN}: it stays literal text (that is the syntax of OpenCode; write ${GITHUB_TOKEN}, which both expand)`)
+}
+
+func TestBareDollarVar_CopilotExpandsClaudeDoesNot(t *testing.T) {
+	src := `{"mcpServers": {"fs": {"command": "x", "env": {"DATA": "$HOME/data"}}}}`
+	wantOne(t, semantics(t, ".mcp.json", src), CodeForeignInterpolation, spanOf(t, src, "$HOME", 0), SeverityWarning,
+		`Claude Code does not expand $HOME: it stays literal text (GitHub Copilot CLI expands it; write ${HOME}, which both expand)`)
+}
+
+func TestBareDollarVar_IgnoredInArgsAndShellScripts(t *testing.T) {
+	src := `{"mcpServers": {"a": {"command": "x", "args": ["$HOME/x"]}, "b": {"command": "sh", "args": ["-c", "exec server --root ${HOME}"]}}}`
+	wantNone(t, semantics(t, ".mcp.json", src), CodeForeignInterpolation)
+}
+
+func TestBareDollarBraceVarInVSCode_NotResolved(t *testing.T) {
+	// microsoft/vscode PR #303156: VS Code resolves ${env:VAR}, not ${VAR}.
+	src := "{\"servers\": {\"api\": {\"type\": \"http\", \"url\": \"https://x.example.com\", \"headers\": {\"X-Key\": \"\\u0024{API_KEY}\"}}}}"
+	wantOne(t, semantics(t, ".vscode/mcp.json", src), CodeForeignInterpolation, spanOf(t, src, `\u0024{API_KEY}`, 0), SeverityWarning,
+		`VS Code does not expand ${API_KEY}: it stays literal text (that is the syntax of Claude Code and GitHub Copilot CLI; write ${env:API_KEY})`)
+}
+
+func TestVSCodeVariableInClaudeFile(t *testing.T) {
+	src := `{"mcpServers": {"fs": {"command": "x", "args": ["${workspaceFolder}/src", "${userHome}"]}}}`
+	ds := only(semantics(t, ".mcp.json", src), CodeForeignInterpolation)
+	if len(ds) != 2 {
+		t.Fatalf("got\n%s", dump(ds))
+	}
+	if want := `Claude Code does not expand ${workspaceFolder}: it stays literal text (that is the syntax of VS Code and Cursor)`; ds[0].Message != want {
+		t.Errorf("got  %s\nwant %s", ds[0].Message, want)
+	}
+	// Copilot CLI expands nothing in args: only Claude Code is concerned.
+	wantData(t, ds[1], "tools", []string{"claude-code"})
+	wantData(t, ds[1], "replacement", "${HOME}")
+}
+
+func TestCursorReportedFacts_SaysMay(t *testing.T) {
+	src := `{"mcpServers": {"api": {"url": "https://x.example.com", "headers": {"Authorization": "Bearer ${TOKEN}"}}}}`
+	ds := only(semantics(t, ".cursor/mcp.json", src), CodeForeignInterpolation)
+	if len(ds) != 1 || ds[0].Message != `Cursor may not expand ${TOKEN}: it stays literal text (that is the syntax of Claude Code and GitHub Copilot CLI; write ${env:TOKEN})` {
+		t.Errorf("got\n%s", dump(ds))
+	}
+}
+
+func TestDefaultValueNeverShown(t *testing.T) {
+	src := `{"mcp": {"x": {"type": "local", "command": ["x"], "environment": {"A": "${A:-some default}"}}}}`
+	d := only(semantics(t, "opencode.json", src), CodeForeignInterpolation)
+	if len(d) != 1 || d[0].Message != `OpenCode does not expand ${A:-…}: it stays literal text (that is the syntax of Claude Code and GitHub Copilot CLI; write {env:A})` {
+		t.Errorf("got\n%s", dump(d))
+	}
+}
+
+func TestUndefinedInput_VSCodeCannotStart(t *testing.T) {
+	src := `{"inputs": [{"type": "promptString", "id": "token", "description": "t"}, {"type": "promptString", "id": "gh-token", "description": "t"}], "servers": {"gh": {"type": "http", "url": "https://x.example.com", "headers": {"A": "${input:token}", "B": "${input:tokn}"}}}}`
+	d := wantOne(t, semantics(t, ".vscode/mcp.json", src), CodeUndefinedInput, spanOf(t, src, "${input:tokn}", 0), SeverityError,
+		`VS Code cannot start server "gh": ${input:tokn} is not declared in "inputs"; add an input with "id": "tokn"`)
+	wantData(t, d, "variable", "tokn")
+
+	src = strings.Replace(src, "${input:tokn}", "${input:GH_TOKEN}", 1)
+	d = wantOne(t, semantics(t, ".vscode/mcp.json", src), CodeUndefinedInput, spanOf(t, src, "${input:GH_TOKEN}", 0), SeverityError,
+		`VS Code cannot start server "gh": ${input:GH_TOKEN} is not declared in "inputs"; did you mean ${input:gh-token}?`)
+	wantData(t, d, "replacement", "${input:gh-token}")
+}
+
+func TestUndefinedInput_NoInputsAtAll(t *testing.T) {
+	src := `{"servers": {"gh": {"command": "x", "env": {"T": "${input:token}"}}}}`
+	if len(only(semantics(t, ".vscode/mcp.json", src), CodeUndefinedInput)) != 1 {
+		t.Error("want undefined-input")
+	}
+}
+
+func TestInputInClaudeFile_Foreign(t *testing.T) {
+	src := `{"mcpServers": {"gh": {"command": "x", "env": {"T": "${input:token}"}}}}`
+	ds := semantics(t, ".mcp.json", src)
+	wantNone(t, ds, CodeUndefinedInput)
+	wantOne(t, ds, CodeForeignInterpolation, spanOf(t, src, "${input:token}", 0), SeverityWarning,
+		`Claude Code and GitHub Copilot CLI do not expand ${input:token}: it stays literal text (that is the syntax of VS Code)`)
+}
+
+func TestMissingFileReference_OpenCodeRefusesWholeConfig(t *testing.T) {
+	src := `{
+  // {file:} works in any string, not only in servers
+  "provider": {"x": {"options": {"apiKey": "{file:./keys/provider.txt}"}}},
+  "mcp": {"gh": {"type": "remote", "url": "https://x.example.com", "headers": {"Authorization": "Bearer {file:~/.secrets/gh}"}}}
+}`
+	res := fakeResolver{files: map[string]bool{"/work/proj/keys/provider.txt": true}}
+	ds := semantics(t, "opencode.jsonc", src, withResolver(res))
+	d := wantOne(t, ds, CodeMissingFileReference, spanOf(t, src, "{file:~/.secrets/gh}", 0), SeverityError,
+		`OpenCode refuses the whole configuration: {file:~/.secrets/gh} names a file that does not exist ("bad file reference")`)
+	wantData(t, d, "path", "~/.secrets/gh")
+
+	// Without a resolver the rule is off.
+	wantNone(t, semantics(t, "opencode.jsonc", src), CodeMissingFileReference)
+	// Relative paths resolve against the file's directory.
+	ds = semantics(t, "sub/opencode.json", `{"mcp": {}, "x": "{file:../keys/provider.txt}"}`, withResolver(res))
+	wantNone(t, ds, CodeMissingFileReference)
+}
+
+func TestVSCodeEnvSyntaxInOpenCode_LeavesDollar(t *testing.T) {
+	src := `{"mcp": {"x": {"type": "local", "command": ["x"], "environment": {"K": "${env:API_KEY}"}}}}`
+	wantOne(t, semantics(t, "opencode.json", src), CodeForeignInterpolation, spanOf(t, src, "${env:API_KEY}", 0), SeverityWarning,
+		`OpenCode does not expand ${env:API_KEY}: only its {env:API_KEY} part is replaced, which leaves a stray "$" (that is the syntax of VS Code and Cursor; write {env:API_KEY})`)
+}
