@@ -7,6 +7,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/mcp-lsp/mcp-lsp/discovery"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
 
@@ -77,13 +78,4 @@ func workspaceFolders(params *protocol.InitializeParams) []cache.Folder {
 
 // gitRoot returns the nearest directory at or above dir that holds a .git
 // entry (a directory, or a file in worktrees and submodules).
-func gitRoot(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
-}
+func gitRoot(dir string) string { return discovery.GitRoot(os.DirFS("/"), dir) }

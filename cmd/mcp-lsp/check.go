@@ -94,10 +94,21 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	if *tools != "" {
 		settings.Tools = strings.Split(*tools, ",")
 	}
+	// Each directory given is a launch directory for the cross-file
+	// analysis (which definition each tool uses), as a workspace folder
+	// is in the editor.
+	var folders []cache.Folder
+	for _, root := range roots {
+		if info, err := os.Stat(root); err == nil && info.IsDir() {
+			dir := absPath(root)
+			folders = append(folders, cache.Folder{Path: dir, GitRoot: discovery.GitRoot(os.DirFS("/"), dir)})
+		}
+	}
 	opts := cache.DiagnoseOptions{
 		Registry: reg, Env: env,
 		Base:     analysis.Config{CommandLookup: *commandLookup},
 		Settings: settings,
+		Folders:  folders,
 	}
 	snap := cache.NewSession(nil).Snapshot()
 	reported := map[string]bool{}

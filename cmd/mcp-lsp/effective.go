@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
+	"github.com/mcp-lsp/mcp-lsp/discovery"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/lsp"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
@@ -278,13 +278,4 @@ func sortedNames(m map[string]analysis.Secret) []string {
 func maskArgs(s string) string { return effective.MaskIfSecret(s) }
 
 // findGitRoot returns the nearest directory at or above dir holding .git.
-func findGitRoot(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
-}
+func findGitRoot(dir string) string { return discovery.GitRoot(os.DirFS("/"), dir) }

@@ -109,7 +109,7 @@ func TestCheckExampleWorkspaceShowsFindings(t *testing.T) {
 	if code != 1 {
 		t.Errorf("the bundled example should have errors; exit %d", code)
 	}
-	for _, want := range []string{"comment-in-strict-json", "trailing-comma-in-strict-json", "duplicate-key", "syntax-error"} {
+	for _, want := range []string{"syntax-error", "type-not-accepted", "missing-type", "literal-secret", "duplicate-key", "foreign-interpolation", "undefined-input", "command-form", "merged-remote-keeps-command"} {
 		if !strings.Contains(out, "["+want+"]") {
 			t.Errorf("example output lacks %s:\n%s", want, out)
 		}
