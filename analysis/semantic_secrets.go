@@ -174,7 +174,27 @@ func semHasSecret(s string) bool {
 	return false
 }
 
+// semMinSecretLen is the length of the shortest credential any pattern
+// matches (a Slack token: "xoxb-" and ten characters).
+const semMinSecretLen = 14
+
+// semAnySecret matches where any of semSecretPatterns matches.
+var semAnySecret = func() *regexp.Regexp {
+	parts := make([]string, len(semSecretPatterns))
+	for i, p := range semSecretPatterns {
+		parts[i] = "(?:" + p.re.String() + ")"
+	}
+	return regexp.MustCompile(strings.Join(parts, "|"))
+}()
+
+// semKnownSecret returns the credential format s contains, if any.
 func semKnownSecret(s string) (semSecretPattern, bool) {
+	// Every format needs at least 14 characters, and one pass of the
+	// combined pattern rejects the rest: values are checked per entry and
+	// per keystroke, so the common case must be cheap.
+	if len(s) < semMinSecretLen || !semAnySecret.MatchString(s) {
+		return semSecretPattern{}, false
+	}
 	for _, p := range semSecretPatterns {
 		if p.re.MatchString(s) {
 			return p, true
@@ -199,14 +219,16 @@ func semLiteralParts(value string, refs []semVarRef) []string {
 // of 16+ characters; under any key a very random one of 24+ characters
 // mixing three character classes. Paths, URLs and words are not.
 func semHighEntropy(key, v string) bool {
-	if semLooksHarmless(v) || strings.ContainsAny(v, " \t") {
+	// Cheapest tests first: most values are short, and the key-name regexp
+	// is the most expensive test, so it runs last.
+	if len(v) < 16 || semLooksHarmless(v) || strings.ContainsAny(v, " \t") {
 		return false
 	}
 	h := semShannon(v)
-	if semSecretKeyName.MatchString(key) && len(v) >= 16 && h >= 3.0 {
+	if len(v) >= 24 && h >= 4.0 && semCharClasses(v) >= 3 {
 		return true
 	}
-	return len(v) >= 24 && h >= 4.0 && semCharClasses(v) >= 3
+	return h >= 3.0 && semSecretKeyName.MatchString(key)
 }
 
 // semLooksHarmless: URLs, paths, numbers, booleans and placeholders.
