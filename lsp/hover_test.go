@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,5 +80,46 @@ func TestHoverShowsEffectiveServerWithoutSecrets(t *testing.T) {
 	// Elsewhere: nothing.
 	if h := c.hover(uri, pos(0, 1)); h != "" {
 		t.Errorf("hover on the top-level key: %q", h)
+	}
+}
+
+// TestEffectiveRequest: mcp-lsp/effective (the VS Code command "MCP: Show
+// effective configuration") answers per tool, sources included, secrets
+// masked.
+func TestEffectiveRequest(t *testing.T) {
+	const secret = "ghp_0123456789abcdefghijklmnopqrstuvwxyz"
+	dir := t.TempDir()
+	mcp := filepath.Join(dir, ".mcp.json")
+	mustWrite(t, mcp, `{"mcpServers": {"db": {"command": "psql-mcp", "env": {"TOKEN": "`+secret+`"}}}}`)
+	mustWrite(t, filepath.Join(dir, ".claude", "settings.json"), `{"enableAllProjectMcpServers": true}`)
+	c := startServer(t, Options{Env: registry.Env{Home: filepath.Join(dir, "home"), GOOS: "linux"}})
+	c.initialize(dir)
+	var raw json.RawMessage
+	if err := c.call("mcp-lsp/effective", map[string]any{"textDocument": map[string]any{"uri": pathToURI(mcp)}}, &raw); err != nil {
+		t.Fatal(err)
+	}
+	var tools []struct {
+		Tool    string
+		Servers []struct {
+			Name    string
+			Started bool
+			Source  struct {
+				Path string
+				Line int
+			}
+			Env map[string]string
+		}
+	}
+	if err := json.Unmarshal(raw, &tools); err != nil {
+		t.Fatalf("%v: %s", err, raw)
+	}
+	if len(tools) == 0 || tools[0].Tool != "claude-code" || len(tools[0].Servers) != 1 {
+		t.Fatalf("unexpected answer: %s", raw)
+	}
+	if s := tools[0].Servers[0]; !s.Started || s.Source.Path != ".mcp.json" || s.Env["TOKEN"] != "••••••" {
+		t.Errorf("db: %+v", s)
+	}
+	if strings.Contains(string(raw), secret) {
+		t.Error("secret leaked")
 	}
 }

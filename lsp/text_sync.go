@@ -25,6 +25,10 @@ func (s *Server) DidOpen(_ context.Context, params *protocol.DidOpenTextDocument
 		Version: params.TextDocument.Version,
 		Content: []byte(params.TextDocument.Text),
 	}}}, nil)
+	// Re-read files from disk: user-level files may have changed outside
+	// the editor, and clients without relative-pattern watchers do not
+	// report them.
+	s.session.ForgetDisk()
 	s.diags.track(path)
 	return nil
 }
@@ -126,6 +130,8 @@ func (s *Server) extraHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 		switch req.Method() {
 		case protocol.MethodInitialize:
 			s.captureRawCapabilities(req.Params())
+		case methodEffective:
+			return s.serveEffective(ctx, reply, req)
 		case protocol.MethodTextDocumentDidChange:
 			var params didChangeParams
 			if err := json.Unmarshal(req.Params(), &params); err != nil {

@@ -18,47 +18,6 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
 
-// effectiveTool is one tool's effective configuration as `effective
-// --format json` prints it. Env and header values are analysis.Secret:
-// they print as a mask, whatever the format.
-type effectiveTool struct {
-	Tool      string            `json:"tool"`
-	Name      string            `json:"name"`
-	LaunchDir string            `json:"launchDir"`
-	Servers   []effectiveServer `json:"servers"`
-	Dropped   []droppedFile     `json:"dropped,omitempty"`
-}
-
-// droppedFile is a file the tool would read but ignores as a whole.
-type droppedFile struct {
-	Path   string `json:"path"`
-	Reason string `json:"reason"`
-}
-
-type effectiveServer struct {
-	Name        string                     `json:"name"`
-	Started     bool                       `json:"started"`
-	Gate        string                     `json:"gate,omitempty"`
-	GateWhy     string                     `json:"gateWhy,omitempty"`
-	Enabled     bool                       `json:"enabled"`
-	Transport   string                     `json:"transport,omitempty"`
-	Command     []string                   `json:"command,omitempty"`
-	URL         string                     `json:"url,omitempty"`
-	Env         map[string]analysis.Secret `json:"env,omitempty"`
-	Headers     map[string]analysis.Secret `json:"headers,omitempty"`
-	DependsOn   []string                   `json:"dependsOn,omitempty"`
-	Source      *effectivePlace            `json:"source,omitempty"`
-	Definitions []effectivePlace           `json:"definitions"`
-	Fields      map[string]effectivePlace  `json:"fields,omitempty"`
-}
-
-type effectivePlace struct {
-	Path  string `json:"path"`
-	Line  int    `json:"line"`
-	Layer string `json:"layer"`
-	State string `json:"state,omitempty"` // used, shadowed, pending-approval...
-}
-
 func runEffective(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("effective", flag.ContinueOnError)
 	fset.SetOutput(stderr)
@@ -96,12 +55,12 @@ func runEffective(_ context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	opts := cache.DiagnoseOptions{Registry: reg, Env: env, Folders: []cache.Folder{{Path: dir, GitRoot: findGitRoot(dir)}}}
 	snap := cache.NewSession(nil).Snapshot()
-	var out []effectiveTool
+	var out []lsp.EffectiveTool
 	for _, r := range snap.Effective(launch, findGitRoot(launch), opts) {
 		if *toolFlag != "" && string(r.Tool.ID) != *toolFlag {
 			continue
 		}
-		out = append(out, toEffectiveTool(snap, r, opts))
+		out = append(out, lsp.EffectiveView(snap, r, opts))
 	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
@@ -131,105 +90,7 @@ func profiledTools(reg *registry.Registry) []string {
 	return ids
 }
 
-func toEffectiveTool(snap *cache.Snapshot, r *effective.Result, opts cache.DiagnoseOptions) effectiveTool {
-	t := effectiveTool{Tool: string(r.Tool.ID), Name: r.Tool.Name, LaunchDir: r.LaunchDir, Servers: []effectiveServer{}}
-	for _, src := range r.Sources {
-		if src.Dropped != "" {
-			t.Dropped = append(t.Dropped, droppedFile{Path: cache.DisplayPath(src.Path, opts), Reason: src.Dropped})
-		}
-	}
-	place := func(d *effective.Definition, state string) effectivePlace {
-		line, _, _ := lsp.NewMapper(snap.File(d.Source.Path).Content).LineColumn(d.Member.Key.Span.Start)
-		return effectivePlace{Path: cache.DisplayPath(d.Source.Path, opts), Line: line, Layer: d.Source.Layer.Label, State: state}
-	}
-	for _, s := range r.Servers {
-		es := effectiveServer{Name: s.Name, Started: s.Winner != nil && s.Enabled, Enabled: s.Enabled, DependsOn: s.Variables, Definitions: []effectivePlace{}}
-		for _, d := range s.Definitions {
-			state := "shadowed"
-			switch {
-			case d == s.Winner:
-				state = "used"
-			case d.Gate.State != effective.GateOpen:
-				state = string(d.Gate.State)
-			case r.Tool.Merge.Value == registry.DeepMerge:
-				state = "merged"
-			}
-			es.Definitions = append(es.Definitions, place(d, state))
-		}
-		fields := s.Fields
-		if s.Winner == nil {
-			// Not started: show what would be, from the best definition.
-			es.Gate, es.GateWhy = string(s.Definitions[0].Gate.State), s.Definitions[0].Gate.Why
-			fields = effective.FieldsOf(s.Definitions[0])
-		} else {
-			src := place(s.Winner, "used")
-			es.Source = &src
-		}
-		es.Fields = map[string]effectivePlace{}
-		for _, f := range fields {
-			es.Fields[f.Key] = place(f.From, "")
-			v := analysis.Decode(f.Member.Value)
-			switch f.Key {
-			case "type":
-				es.Transport, _ = v.(string)
-			case "command":
-				switch c := v.(type) {
-				case string:
-					es.Command = append([]string{c}, es.Command...)
-				case []any:
-					es.Command = append(strings_(c), es.Command...)
-				}
-			case "args":
-				if a, ok := v.([]any); ok {
-					es.Command = append(es.Command, strings_(a)...)
-				}
-			case "url":
-				es.URL, _ = v.(string)
-			case "env", "environment":
-				es.Env = secrets(v)
-			case "headers":
-				es.Headers = secrets(v)
-			}
-		}
-		if es.Transport == "" {
-			es.Transport = inferTransport(es)
-		}
-		t.Servers = append(t.Servers, es)
-	}
-	return t
-}
-
-func inferTransport(es effectiveServer) string {
-	if es.URL != "" && len(es.Command) == 0 {
-		return "http?"
-	}
-	return "stdio"
-}
-
-func strings_(items []any) []string {
-	var out []string
-	for _, it := range items {
-		if s, ok := it.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func secrets(v any) map[string]analysis.Secret {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil
-	}
-	out := map[string]analysis.Secret{}
-	for k, val := range m {
-		s, _ := val.(string)
-		out[k] = analysis.NewSecret(s)
-	}
-	return out
-}
-
-func printEffectiveText(w io.Writer, t effectiveTool) {
+func printEffectiveText(w io.Writer, t lsp.EffectiveTool) {
 	fmt.Fprintf(w, "%s, launched in %s:\n", t.Name, t.LaunchDir)
 	for _, d := range t.Dropped {
 		fmt.Fprintf(w, "  ignores %s: %s\n", d.Path, d.Reason)

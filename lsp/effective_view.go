@@ -1,0 +1,155 @@
+package lsp
+
+import (
+
+	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
+)
+
+// The effective view is what `mcp-lsp effective --format json` prints and
+// what the mcp-lsp/effective request returns (the VS Code command "MCP:
+// Show effective configuration"): one shape for both, built here.
+
+// EffectiveTool is one tool's effective configuration as `effective
+// --format json` prints it. Env and header values are analysis.Secret:
+// they print as a mask, whatever the format.
+type EffectiveTool struct {
+	Tool      string            `json:"tool"`
+	Name      string            `json:"name"`
+	LaunchDir string            `json:"launchDir"`
+	Servers   []EffectiveServer `json:"servers"`
+	Dropped   []DroppedFile     `json:"dropped,omitempty"`
+}
+
+// DroppedFile is a file the tool would read but ignores as a whole.
+type DroppedFile struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+type EffectiveServer struct {
+	Name        string                     `json:"name"`
+	Started     bool                       `json:"started"`
+	Gate        string                     `json:"gate,omitempty"`
+	GateWhy     string                     `json:"gateWhy,omitempty"`
+	Enabled     bool                       `json:"enabled"`
+	Transport   string                     `json:"transport,omitempty"`
+	Command     []string                   `json:"command,omitempty"`
+	URL         string                     `json:"url,omitempty"`
+	Env         map[string]analysis.Secret `json:"env,omitempty"`
+	Headers     map[string]analysis.Secret `json:"headers,omitempty"`
+	DependsOn   []string                   `json:"dependsOn,omitempty"`
+	Source      *EffectivePlace            `json:"source,omitempty"`
+	Definitions []EffectivePlace           `json:"definitions"`
+	Fields      map[string]EffectivePlace  `json:"fields,omitempty"`
+}
+
+type EffectivePlace struct {
+	Path  string `json:"path"`
+	Line  int    `json:"line"`
+	Layer string `json:"layer"`
+	State string `json:"state,omitempty"` // used, shadowed, pending-approval...
+}
+
+// EffectiveView converts one tool's effective configuration for display.
+// Env and header values become analysis.Secret, which never prints its
+// value.
+func EffectiveView(snap *cache.Snapshot, r *effective.Result, opts cache.DiagnoseOptions) EffectiveTool {
+	t := EffectiveTool{Tool: string(r.Tool.ID), Name: r.Tool.Name, LaunchDir: r.LaunchDir, Servers: []EffectiveServer{}}
+	for _, src := range r.Sources {
+		if src.Dropped != "" {
+			t.Dropped = append(t.Dropped, DroppedFile{Path: cache.DisplayPath(src.Path, opts), Reason: src.Dropped})
+		}
+	}
+	place := func(d *effective.Definition, state string) EffectivePlace {
+		line, _, _ := NewMapper(snap.File(d.Source.Path).Content).LineColumn(d.Member.Key.Span.Start)
+		return EffectivePlace{Path: cache.DisplayPath(d.Source.Path, opts), Line: line, Layer: d.Source.Layer.Label, State: state}
+	}
+	for _, s := range r.Servers {
+		es := EffectiveServer{Name: s.Name, Started: s.Winner != nil && s.Enabled, Enabled: s.Enabled, DependsOn: s.Variables, Definitions: []EffectivePlace{}}
+		for _, d := range s.Definitions {
+			state := "shadowed"
+			switch {
+			case d == s.Winner:
+				state = "used"
+			case d.Gate.State != effective.GateOpen:
+				state = string(d.Gate.State)
+			case r.Tool.Merge.Value == registry.DeepMerge:
+				state = "merged"
+			}
+			es.Definitions = append(es.Definitions, place(d, state))
+		}
+		fields := s.Fields
+		if s.Winner == nil {
+			// Not started: show what would be, from the best definition.
+			es.Gate, es.GateWhy = string(s.Definitions[0].Gate.State), s.Definitions[0].Gate.Why
+			fields = effective.FieldsOf(s.Definitions[0])
+		} else {
+			src := place(s.Winner, "used")
+			es.Source = &src
+		}
+		es.Fields = map[string]EffectivePlace{}
+		for _, f := range fields {
+			es.Fields[f.Key] = place(f.From, "")
+			v := analysis.Decode(f.Member.Value)
+			switch f.Key {
+			case "type":
+				es.Transport, _ = v.(string)
+			case "command":
+				switch c := v.(type) {
+				case string:
+					es.Command = append([]string{c}, es.Command...)
+				case []any:
+					es.Command = append(stringItems(c), es.Command...)
+				}
+			case "args":
+				if a, ok := v.([]any); ok {
+					es.Command = append(es.Command, stringItems(a)...)
+				}
+			case "url":
+				es.URL, _ = v.(string)
+			case "env", "environment":
+				es.Env = secrets(v)
+			case "headers":
+				es.Headers = secrets(v)
+			}
+		}
+		if es.Transport == "" {
+			es.Transport = inferTransport(es)
+		}
+		t.Servers = append(t.Servers, es)
+	}
+	return t
+}
+
+func inferTransport(es EffectiveServer) string {
+	if es.URL != "" && len(es.Command) == 0 {
+		return "http?"
+	}
+	return "stdio"
+}
+
+func stringItems(items []any) []string {
+	var out []string
+	for _, it := range items {
+		if s, ok := it.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func secrets(v any) map[string]analysis.Secret {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := map[string]analysis.Secret{}
+	for k, val := range m {
+		s, _ := val.(string)
+		out[k] = analysis.NewSecret(s)
+	}
+	return out
+}
