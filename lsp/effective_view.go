@@ -1,7 +1,6 @@
 package lsp
 
 import (
-
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"

@@ -18,8 +18,8 @@ import (
 type report struct {
 	Error string `json:"error"`
 	Steps struct {
-		Started            bool   `json:"started"`
-		DiagnosticsArrived bool   `json:"diagnostics_arrived"`
+		Started            bool `json:"started"`
+		DiagnosticsArrived bool `json:"diagnostics_arrived"`
 		Diagnostics        []struct {
 			Code     string `json:"code"`
 			Lnum     int    `json:"lnum"`
