@@ -21,7 +21,13 @@
 //
 // ParseHuJSON builds the same tree with github.com/tailscale/hujson; the
 // tests and the fuzz target check that the two agree on every document
-// hujson accepts.
+// hujson accepts. The language server parses with Parse even when a file
+// is valid: one code path for valid and invalid files, and it is about
+// five times faster than hujson plus the conversion (2 ms against 10 ms
+// for 1,000 servers, measured with BenchmarkParse), which decides whether
+// an edit stays under the 5 ms budget. hujson stays the reference, and
+// the tool for formatting and patching, where its round-tripping of
+// comments and whitespace is what matters.
 //
 // The package is pure: no I/O, no goroutines, no global mutable state. A
 // File is immutable after Parse returns and safe for concurrent readers.
