@@ -14,7 +14,8 @@ import (
 )
 
 // rawClientCaps are the client capabilities go.lsp.dev/protocol v0.12.0
-// does not model (LSP 3.17 relative watch patterns) or that we read before
+// does not model (LSP 3.17 relative watch patterns, 3.16 code action
+// resolve and workspace edit resource operations) or that we read before
 // the typed decode.
 type rawClientCaps struct {
 	Workspace struct {
@@ -22,7 +23,23 @@ type rawClientCaps struct {
 			DynamicRegistration    bool `json:"dynamicRegistration"`
 			RelativePatternSupport bool `json:"relativePatternSupport"`
 		} `json:"didChangeWatchedFiles"`
+		WorkspaceEdit struct {
+			DocumentChanges    bool     `json:"documentChanges"`
+			ResourceOperations []string `json:"resourceOperations"`
+		} `json:"workspaceEdit"`
 	} `json:"workspace"`
+	TextDocument struct {
+		CodeAction struct {
+			// CodeActionLiteralSupport is present when the client takes
+			// CodeAction literals (not only commands).
+			CodeActionLiteralSupport json.RawMessage `json:"codeActionLiteralSupport"`
+			DisabledSupport          bool            `json:"disabledSupport"`
+			DataSupport              bool            `json:"dataSupport"`
+			ResolveSupport           struct {
+				Properties []string `json:"properties"`
+			} `json:"resolveSupport"`
+		} `json:"codeAction"`
+	} `json:"textDocument"`
 	Window struct {
 		WorkDoneProgress bool `json:"workDoneProgress"`
 	} `json:"window"`

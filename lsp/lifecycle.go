@@ -32,6 +32,10 @@ func (s *Server) Initialize(_ context.Context, params *protocol.InitializeParams
 			ReferencesProvider:      true,
 			DocumentSymbolProvider:  true,
 			WorkspaceSymbolProvider: true,
+			CodeActionProvider: &protocol.CodeActionOptions{
+				CodeActionKinds: codeActionKinds,
+				ResolveProvider: true,
+			},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "mcp-lsp", Version: s.opts.Version},
 	}, nil

@@ -142,6 +142,10 @@ func (s *Server) extraHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 				return reply(ctx, nil, err)
 			}
 			return reply(ctx, nil, nil)
+		case protocol.MethodTextDocumentCodeAction:
+			return s.serveCodeAction(ctx, reply, req)
+		case methodCodeActionResolve:
+			return s.serveCodeActionResolve(ctx, reply, req)
 		}
 		return next(ctx, reply, req)
 	}

@@ -1,0 +1,98 @@
+package fix
+
+import (
+	"encoding/json"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+)
+
+// Diagnostic is what a fix needs to know about a finding: its rule code,
+// where it is, and its Data, typed.
+type Diagnostic struct {
+	Code string
+	Span span.Span
+	Data Data
+}
+
+// Data is the union of the keys the rules put in a diagnostic's Data (see
+// docs/rules.md and each rule). A diagnostic travels to the editor and
+// back as JSON, so a code action request brings Data back as an untyped
+// JSON object; [DecodeData] turns it into this struct. Keys a fix does
+// not use are not listed; unknown keys are ignored.
+type Data struct {
+	Server string `json:"server,omitempty"`
+	Field  string `json:"field,omitempty"`
+	Key    string `json:"key,omitempty"`
+	// Value is a type spelling (type-not-accepted); never a secret.
+	Value       string `json:"value,omitempty"`
+	Replacement string `json:"replacement,omitempty"`
+	// Expected is "array" or "string" (command-form), or a list of JSON
+	// types (invalid-field-value).
+	Expected       Strings `json:"expected,omitempty"`
+	Variable       string  `json:"variable,omitempty"`
+	Secret         string  `json:"secret,omitempty"`
+	Prefix         string  `json:"prefix,omitempty"`
+	SuggestedKey   string  `json:"suggestedKey,omitempty"`
+	SuggestedValue string  `json:"suggestedValue,omitempty"`
+	Syntax         string  `json:"syntax,omitempty"`
+	Tool           string  `json:"tool,omitempty"`
+	Tools          Strings `json:"tools,omitempty"`
+}
+
+// Strings is a list that also decodes from a single string.
+type Strings []string
+
+// UnmarshalJSON accepts "x" as well as ["x", "y"].
+func (s *Strings) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*s = Strings{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return err
+	}
+	*s = many
+	return nil
+}
+
+// Has reports whether the list holds v.
+func (s Strings) Has(v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// DecodeData decodes a diagnostic's Data from JSON. Data of an unexpected
+// shape (a client that mangled it, an old server) decodes to the zero
+// Data, which no fix accepts, rather than to an error.
+func DecodeData(raw []byte) Data {
+	var d Data
+	if len(raw) == 0 || json.Unmarshal(raw, &d) != nil {
+		return Data{}
+	}
+	return d
+}
+
+// FromAnalysis converts analysis findings. Their Data goes through JSON,
+// exactly as it would to the editor and back, so a fix sees the same
+// Data whether the diagnostic came from the server or from the client.
+func FromAnalysis(ds []analysis.Diagnostic) []Diagnostic {
+	out := make([]Diagnostic, len(ds))
+	for i, d := range ds {
+		var data Data
+		if len(d.Data) > 0 {
+			raw, err := json.Marshal(d.Data)
+			if err == nil {
+				data = DecodeData(raw)
+			}
+		}
+		out[i] = Diagnostic{Code: d.Code, Span: d.Span, Data: data}
+	}
+	return out
+}

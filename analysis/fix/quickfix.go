@@ -1,0 +1,116 @@
+package fix
+
+import (
+	"slices"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+)
+
+// Fix is one quick fix for one diagnostic.
+type Fix struct {
+	Title string
+	// Safe marks a fix that cannot lose anything the file says: it
+	// renames, re-spells, reshapes or adds. Only safe fixes are applied by
+	// "fix all" (source.fixAll), which runs without the user looking at
+	// each one. Removing a duplicate, a comment or a server, and moving a
+	// secret out of the file, are never safe.
+	Safe bool
+	// Preferred marks the fix that properly addresses the problem, the
+	// one an editor's "auto fix" applies.
+	Preferred bool
+	// Edits are all in the diagnostic's file, sorted.
+	Edits []Edit
+}
+
+// fixer computes the fixes of one rule. It checks the tree at the
+// diagnostic's span before trusting Data, and returns nothing when the
+// file no longer looks like the diagnostic says.
+type fixer func(d *Document, diag Diagnostic) []Fix
+
+// fixers maps rule codes to their fixes; codes without an entry have none
+// (docs/rules.md lists the codes).
+var fixers = map[string]fixer{
+	analysis.CodeTrailingCommaJSON:    fixTrailingComma,
+	analysis.CodeCommentInJSON:        fixComment,
+	analysis.CodeSyntaxError:          fixSyntax,
+	analysis.CodeDuplicateKey:         fixDuplicateKey,
+	analysis.CodeTypeNotAccepted:      fixTypeValue,
+	analysis.CodeUnknownServerType:    fixTypeValue,
+	analysis.CodeMissingType:          fixMissingType,
+	analysis.CodeForeignKey:           fixForeignKey,
+	analysis.CodeCommandForm:          fixCommandForm,
+	analysis.CodeUnknownKey:           fixUnknownKey,
+	analysis.CodeWrongServerMapKey:    fixServerMapKey,
+	analysis.CodeInvalidURL:           fixURLScheme,
+	analysis.CodeForeignInterpolation: fixInterpolation,
+	analysis.CodeLiteralSecret:        fixLiteralSecret,
+	analysis.CodeDuplicateServer:      fixDuplicateServer,
+}
+
+// QuickFixes returns the fixes for one diagnostic of doc, each with
+// edits that apply cleanly to doc's content.
+func QuickFixes(doc *Document, diag Diagnostic) []Fix {
+	f := fixers[diag.Code]
+	if f == nil || !doc.isJSON() || diag.Span.Start < 0 || diag.Span.End > len(doc.Content) || diag.Span.End < diag.Span.Start {
+		return nil
+	}
+	var out []Fix
+	for _, fx := range f(doc, diag) {
+		sortEdits(fx.Edits)
+		if len(fx.Edits) == 0 || !applies(doc, fx.Edits) {
+			continue
+		}
+		out = append(out, fx)
+	}
+	return out
+}
+
+// applies checks that edits apply to doc and do not overlap.
+func applies(doc *Document, edits []Edit) bool {
+	for i := 1; i < len(edits); i++ {
+		if overlaps(edits[i-1], edits[i]) {
+			return false
+		}
+	}
+	_, err := Apply(doc.Content, edits)
+	return err == nil
+}
+
+// FixAll combines the safe fix of every diagnostic that has one, in
+// order, skipping a fix whose edits touch an earlier one's (the next run
+// picks it up) or that would add a syntax error. It returns the edits
+// and how many fixes they make.
+func FixAll(doc *Document, diags []Diagnostic) ([]Edit, int) {
+	var chosen []Edit
+	n := 0
+	before := len(doc.parsed().Errors)
+	for _, diag := range diags {
+		for _, fx := range QuickFixes(doc, diag) {
+			if !fx.Safe {
+				continue
+			}
+			if slices.ContainsFunc(fx.Edits, func(e Edit) bool {
+				return slices.ContainsFunc(chosen, func(c Edit) bool { return touches(e, c) })
+			}) {
+				break
+			}
+			next := append(slices.Clone(chosen), fx.Edits...)
+			sortEdits(next)
+			out, err := Apply(doc.Content, next)
+			if err != nil || len(jsonc.Parse(out).Errors) > before {
+				break
+			}
+			chosen = next
+			n++
+			break
+		}
+	}
+	return chosen, n
+}
+
+// touches is overlaps, stricter: edits of two different fixes must not
+// even meet, since each was computed without the other.
+func touches(a, b Edit) bool {
+	return a.Path == b.Path && a.Span.Start <= b.Span.End && b.Span.Start <= a.Span.End
+}

@@ -1,0 +1,118 @@
+package fix
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+)
+
+// Fixes inside string values (variable references and literal secrets)
+// and of whole servers.
+
+// fixInterpolation rewrites a variable reference in another tool's syntax
+// into the one every reader of the file expands ("${HOME}" -> "{env:HOME}"
+// in OpenCode). Only the reference's own bytes change. Safe unless the
+// reference has a default (${VAR:-x}) the target syntax cannot hold.
+func fixInterpolation(d *Document, diag Diagnostic) []Fix {
+	repl := diag.Data.Replacement
+	n := d.parsed().NodeAt(diag.Span.Start)
+	if repl == "" || n == nil || n.Kind != jsonc.String || !n.Closed ||
+		diag.Span.Start <= n.Span.Start || diag.Span.End >= n.Span.End || diag.Span.IsEmpty() {
+		return nil
+	}
+	raw := d.text(diag.Span)
+	if v := diag.Data.Variable; v != "" && !strings.Contains(raw, v) {
+		return nil // the text there is no longer this reference
+	}
+	fx := Fix{
+		Title:     "Rewrite the reference as " + repl,
+		Safe:      true,
+		Preferred: true,
+		Edits:     []Edit{d.edit(diag.Span.Start, diag.Span.End, escapeInString(repl))},
+	}
+	if strings.Contains(raw, ":-") && !strings.Contains(repl, ":-") {
+		fx.Title += " (drops the default)"
+		fx.Safe = false
+	}
+	return []Fix{fx}
+}
+
+// fixLiteralSecret replaces a literal secret with a reference to an
+// environment variable, spelled for the file's readers, or removes a
+// secret default from ${VAR:-default}. The title names the variable to
+// set; the old value goes nowhere but the editor's undo history (it is in
+// no title, message or log). Never safe: the user must set the variable
+// first, or the server loses its credential.
+func fixLiteralSecret(d *Document, diag Diagnostic) []Fix {
+	n, m, ok := d.valueAt(diag.Span)
+	if !ok || n.Kind != jsonc.String || m.Key.Str != diag.Data.Key {
+		return nil
+	}
+	if pm := parentMember(n.Parent); pm == nil || pm.Key.Str != diag.Data.Field {
+		return nil
+	}
+	v, repl := diag.Data.Variable, diag.Data.Replacement
+	switch {
+	case v == "":
+		return nil
+	case repl != "":
+		if strings.Contains(repl, n.Str) || !strings.Contains(repl, v) {
+			return nil // paranoia: the new text must not carry the old one
+		}
+		return []Fix{{
+			Title:     fmt.Sprintf("Replace the secret with %s; set %s in your environment", quote(repl), v),
+			Preferred: true,
+			Edits:     []Edit{d.edit(n.Span.Start, n.Span.End, quote(repl))},
+		}}
+	}
+	start := strings.Index(n.Str, "${"+v+":-")
+	if start < 0 {
+		return nil
+	}
+	end := closingBrace(n.Str, start+2)
+	if end < 0 {
+		return nil
+	}
+	value := n.Str[:start] + "${" + v + "}" + n.Str[end+1:]
+	return []Fix{{
+		Title:     fmt.Sprintf("Remove the secret default of ${%s}; set %s in your environment", v, v),
+		Preferred: true,
+		Edits:     []Edit{d.edit(n.Span.Start, n.Span.End, quote(value))},
+	}}
+}
+
+// closingBrace returns the index of the "}" closing a "${" whose content
+// starts at i, counting nested "${...}", or -1.
+func closingBrace(s string, i int) int {
+	depth := 0
+	for ; i < len(s); i++ {
+		switch {
+		case s[i] == '$' && i+1 < len(s) && s[i+1] == '{':
+			depth++
+			i++
+		case s[i] == '}':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		}
+	}
+	return -1
+}
+
+// fixDuplicateServer removes a server that is an identical copy of the
+// definition a tool uses from another file. Not safe: removing a server
+// from a file changes what other tools (or other launch directories)
+// read from it, which the user should look at.
+func fixDuplicateServer(d *Document, diag Diagnostic) []Fix {
+	obj, i, ok := d.memberOfKey(diag.Span)
+	if !ok || obj.Members[i].Key.Str != diag.Data.Server {
+		return nil
+	}
+	return []Fix{{
+		Title:     fmt.Sprintf("Remove the duplicate server %s", quote(diag.Data.Server)),
+		Preferred: true,
+		Edits:     d.removeMember(obj, i),
+	}}
+}

@@ -1,0 +1,79 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
+)
+
+// methodCodeActionResolve is LSP 3.16's codeAction/resolve, which
+// go.lsp.dev/protocol v0.12.0 does not know; extraHandler serves it.
+const methodCodeActionResolve = "codeAction/resolve"
+
+// resolveData identifies a conversion between textDocument/codeAction and
+// codeAction/resolve. It holds names only (the file, the server, the
+// target dialect), never content: the client keeps it, and may log it.
+type resolveData struct {
+	URI    protocol.DocumentURI `json:"uri"`
+	Server string               `json:"server,omitempty"` // "" converts the whole file
+	To     string               `json:"to"`
+}
+
+// serveCodeActionResolve decodes and answers codeAction/resolve.
+func (s *Server) serveCodeActionResolve(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	var a codeAction
+	if err := json.Unmarshal(req.Params(), &a); err != nil {
+		return reply(ctx, nil, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err))
+	}
+	res, err := s.resolveCodeAction(&a)
+	return reply(ctx, res, err)
+}
+
+// errStaleAction answers a resolve whose conversion no longer looks as it
+// did when it was offered (its title changed, the server went away): the
+// client asks for code actions again rather than apply a surprise.
+var errStaleAction = jsonrpc2.NewError(protocol.CodeContentModified, "the files changed since this action was offered; request code actions again")
+
+// resolveCodeAction computes the edit of a conversion offered without
+// one. The conversion is computed again on the current snapshot, so the
+// edit matches the files as they are now; it must still have the title
+// the user picked.
+func (s *Server) resolveCodeAction(a *codeAction) (*codeAction, error) {
+	if a.Edit != nil || a.Data == nil {
+		return a, nil // nothing to resolve
+	}
+	af, ok := s.resolveActionFile(a.Data.URI)
+	if !ok {
+		return nil, errStaleAction
+	}
+	ws, ok := af.workspace()
+	if !ok {
+		return nil, errStaleAction
+	}
+	var c *fix.Conversion
+	var err error
+	if a.Data.Server != "" {
+		c, err = fix.ConvertServer(af.doc, ws, a.Data.Server, a.Data.To)
+	} else {
+		c, err = fix.ConvertFile(af.doc, ws, a.Data.To)
+	}
+	if err != nil || c.Title != a.Title || c.Disabled != "" {
+		return nil, errStaleAction
+	}
+	caps := s.codeActionCaps()
+	if c.Create && !caps.edits.create {
+		return nil, errStaleAction
+	}
+	edit, err := conversionEdit(af.snap, c, caps.edits)
+	if err != nil {
+		s.logger.Error("conversion edit", "to", c.To, "error", err)
+		return nil, err
+	}
+	a.Edit = edit
+	return a, nil
+}
