@@ -109,7 +109,7 @@ func TestUserFilesDefaultLocations(t *testing.T) {
 
 func TestUserFilesEnvironmentOverrides(t *testing.T) {
 	fsys := mapFS(map[string]*fstest.MapFile{
-		// Shadowed by the overrides: not read.
+		// Shadowed by the overrides: not read (but see below).
 		"/home/u/.copilot/mcp-config.json":     file(),
 		"/home/u/.config/opencode/config.json": file(),
 		"/home/u/.claude.json":                 file(),
@@ -138,6 +138,45 @@ func TestUserFilesEnvironmentOverrides(t *testing.T) {
 		"/opt/claude/.claude.json":        "user claude-user-state",
 		"/opt/claude/settings.json":       "user claude-settings-user",
 		"/home/u/.cursor/mcp.json":        "user cursor-user",
+		// Atomic TUI reads $HOME/.copilot/mcp-config.json whatever
+		// COPILOT_HOME says; away from $COPILOT_HOME it is no longer
+		// Copilot CLI's user file.
+		"/home/u/.copilot/mcp-config.json": "user copilot-project-config",
+	})
+}
+
+// Atomic TUI's and Nyzhi's files: the user-level ones come from their
+// profiles (Atomic reads $HOME, not COPILOT_HOME or CLAUDE_CONFIG_DIR;
+// Nyzhi's global config.toml is under $XDG_CONFIG_HOME), the project ones
+// from the tree.
+func TestUserAndProjectFilesOfAtomicAndNyzhi(t *testing.T) {
+	fsys := mapFS(map[string]*fstest.MapFile{
+		"/home/u/.claude/.mcp.json":          file(),
+		"/home/u/.github/mcp-config.json":    file(),
+		"/home/u/.config/nyzhi/config.toml":  file(), // shadowed by XDG_CONFIG_HOME
+		"/xdg/nyzhi/config.toml":             file(),
+		"/p/.nyzhi/config.toml":              file(),
+		"/p/.github/mcp-config.json":         file(),
+		"/p/.nyzhi/config.local.toml":        file(), // not read by Nyzhi
+		"/p/sub/.nyzhi/config.toml":          file(),
+		"/home/u/.github/workflows/ci.yml":   file(),
+		"/home/u/.copilot/mcp-config.json":   file(),
+		"/home/u/.claude/settings.json":      file(),
+		"/home/u/.config/opencode/other.txt": file(),
+	})
+	env := linux
+	env.XDGConfigHome = "/xdg"
+	r := discover(t, fsys, env, "/p")
+	noProblems(t, r)
+	wantFiles(t, r, map[string]string{
+		"/home/u/.claude/.mcp.json":        "user claude-dir-mcp-json",
+		"/home/u/.github/mcp-config.json":  "user github-mcp-config-json",
+		"/xdg/nyzhi/config.toml":           "user nyzhi-global",
+		"/home/u/.copilot/mcp-config.json": "user copilot-user-config",
+		"/home/u/.claude/settings.json":    "user claude-settings-user",
+		"/p/.nyzhi/config.toml":            "tree nyzhi-project",
+		"/p/.github/mcp-config.json":       "tree github-mcp-config-json",
+		"/p/sub/.nyzhi/config.toml":        "tree nyzhi-project",
 	})
 }
 

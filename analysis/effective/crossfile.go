@@ -69,7 +69,7 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 					Span:     s.Winner.Member.Key.Span,
 					Severity: analysis.SeverityHint,
 					Code:     CodeOverridesServer,
-					Message:  fmt.Sprintf("%s uses this definition of %q (%s); it overrides %s", r.Tool.Name, s.Name, s.Winner.Source.Layer.Label, what),
+					Message:  fmt.Sprintf("%s uses this definition of %q (%s); it overrides %s%s", r.Tool.Name, s.Name, s.Winner.Source.Layer.Label, what, disabledNote(r, s)),
 					Related:  overridden,
 					Data:     map[string]any{"server": s.Name, "tool": string(r.Tool.ID)},
 				})
@@ -107,8 +107,18 @@ func shadowed(r *Result, s *Server, d *Definition, displayPath func(string) stri
 	} else if diff := differences(r.Tool.ID, d.Member.Value, w.Member.Value); diff != "" {
 		msg += "; they differ in " + diff
 	}
-	diag.Message = msg
+	diag.Message = msg + disabledNote(r, s)
 	return diag
+}
+
+// disabledNote tells, when the winning definition turns the server off
+// (Atomic TUI filters out an OpenCode entry with enabled: false after the
+// merge), that the override leaves the tool without the server at all.
+func disabledNote(r *Result, s *Server) string {
+	if s.Enabled {
+		return ""
+	}
+	return fmt.Sprintf("; the definition used says enabled: false, so %s starts no %q", r.Tool.Name, s.Name)
 }
 
 // mergedTransport reports OpenCode's deep merge of a remote entry over a

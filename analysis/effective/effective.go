@@ -46,6 +46,10 @@ type Source struct {
 	// Dropped says why the tool ignores the whole file ("" if it reads
 	// it): a syntax error, or JSONC where the tool wants strict JSON.
 	Dropped string
+	// Own says the tool is a registered reader of the file's kind: the
+	// file is written for it, not one of another tool's files it reads
+	// too (Atomic TUI's .mcp.json). See Result.InUse.
+	Own bool
 }
 
 // Definition is one definition of a server name in one source.
@@ -86,7 +90,9 @@ type Server struct {
 	// Fields is the merged definition: for each top-level field, the
 	// definition it comes from.
 	Fields []Field
-	// Enabled is false when the merged definition says enabled: false.
+	// Enabled is false when the merged definition says enabled: false in
+	// a file whose layer has that key (registry.Layer.EnabledKey: OpenCode's
+	// files, for OpenCode and Atomic TUI); the tool does not start it.
 	Enabled bool
 	// Variables are the environment variables the definition depends on.
 	Variables []string
@@ -136,7 +142,8 @@ func Compute(in Input) *Result {
 			}
 			found[layer.ID] = true
 			rank++
-			src := &Source{Path: c.path, Layer: layer, Rank: rank, Dropped: dropped(in, c.path, f)}
+			reader := readerOf(in, c.path)
+			src := &Source{Path: c.path, Layer: layer, Rank: rank, Dropped: dropped(reader, layer, f), Own: reader != nil}
 			res.Sources = append(res.Sources, src)
 			if src.Dropped != "" {
 				continue
@@ -157,6 +164,43 @@ func Compute(in Input) *Result {
 		res.Servers = append(res.Servers, resolve(in.Tool, name, ds, deep))
 	}
 	return res
+}
+
+// InUse reports whether the tool read one of its own files (Source.Own)
+// here. Files are the only sign mcp-lsp has that someone uses a tool: every
+// tool with a profile reads one of its own files where it is used, except
+// one that only reads other tools' files (Atomic TUI reads Claude Code's,
+// Copilot CLI's and OpenCode's), whose findings would be noise for everyone
+// who does not use it. Callers leave such results out unless the user names
+// the tool in the settings.
+func (r *Result) InUse() bool {
+	return slices.ContainsFunc(r.Sources, func(s *Source) bool { return s.Own })
+}
+
+// Survey tells, without resolving any server, whether the tool launched as
+// in says finds any file (found) and one of its own among them (own), as
+// len(Compute(in).Sources) > 0 and Compute(in).InUse() would: callers that
+// leave out tools not in use need not compute them (a 5 MB .mcp.json costs
+// the same to every tool that reads it).
+func Survey(in Input) (found, own bool) {
+	if in.Tool == nil || in.Tool.Profile == nil {
+		return false, false
+	}
+	if in.Registry == nil {
+		in.Registry = registry.Default()
+	}
+	for li := range in.Tool.Profile.Layers {
+		for _, c := range layerFiles(in, &in.Tool.Profile.Layers[li]) {
+			if f := in.Files(c.path); f == nil || f.Root == nil {
+				continue
+			}
+			found = true
+			if readerOf(in, c.path) != nil {
+				return true, true
+			}
+		}
+	}
+	return found, false
 }
 
 // resolve picks the winner among ds (highest precedence first) and builds
@@ -195,7 +239,9 @@ func resolve(tool *registry.Tool, name string, ds []*Definition, deep bool) *Ser
 	}
 	slices.SortFunc(s.Fields, func(a, b Field) int { return strings.Compare(a.Key, b.Key) })
 	for _, f := range s.Fields {
-		if f.Key == "enabled" && f.Member.Value != nil && f.Member.Value.Kind == jsonc.False {
+		// Only where the layer's format has such a key: Claude Code and
+		// Copilot CLI ignore an "enabled" in .mcp.json.
+		if key := f.From.Source.Layer.EnabledKey; key != "" && f.Key == key && f.Member.Value != nil && f.Member.Value.Kind == jsonc.False {
 			s.Enabled = false
 		}
 	}
@@ -316,28 +362,43 @@ func cmpOr(a, b string) string {
 	return b
 }
 
+// readerOf returns how the tool reads the file at path as a registered
+// reader of its kind, nil if it is none.
+func readerOf(in Input, path string) *registry.Reader {
+	if kind, ok := in.Registry.Match(path, in.Env); ok {
+		if r, ok := kind.Reader(in.Tool.ID); ok {
+			return r
+		}
+	}
+	return nil
+}
+
 // dropped says why the tool ignores the whole file, "" if it reads it. A
 // syntax error drops any file; comments, trailing commas or a byte-order
-// mark drop it where the tool reads strict JSON (the registry says so per
-// reader, and the syntax rules report it in the file itself).
-func dropped(in Input, path string, f *jsonc.File) string {
+// mark drop it where the tool reads strict JSON. The registry says so per
+// reader of the file's kind (and the syntax rules report it in the file
+// itself); for a tool that reads the file through its profile only
+// (Atomic TUI reads .mcp.json with its own JSONC parser), the layer says.
+func dropped(r *registry.Reader, layer *registry.Layer, f *jsonc.File) string {
 	if len(f.Errors) > 0 {
 		return "syntax error"
 	}
-	kind, ok := in.Registry.Match(path, in.Env)
-	if !ok {
-		return ""
+	jsoncOK, bomOK := true, true
+	if layer.JSONC != nil {
+		jsoncOK = layer.JSONC.Value
 	}
-	r, ok := kind.Reader(in.Tool.ID)
-	if !ok {
-		return ""
+	if layer.BOM != nil {
+		bomOK = layer.BOM.Value
+	}
+	if r != nil {
+		jsoncOK, bomOK = r.JSONC.Value, r.BOM.Value
 	}
 	switch {
-	case !r.JSONC.Value && len(f.Comments) > 0:
+	case !jsoncOK && len(f.Comments) > 0:
 		return "comments in strict JSON"
-	case !r.JSONC.Value && len(f.TrailingCommas) > 0:
+	case !jsoncOK && len(f.TrailingCommas) > 0:
 		return "trailing commas in strict JSON"
-	case !r.BOM.Value && f.BOM:
+	case !bomOK && f.BOM:
 		return "byte-order mark"
 	}
 	return ""

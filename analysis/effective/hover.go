@@ -56,7 +56,30 @@ func HoverAt(in HoverInput) (*Hover, bool) {
 			}
 		}
 	}
+	if s := profileServer(in.Path, n, in.Results); s != nil {
+		return serverHover(in, s), true
+	}
 	return nil, false
+}
+
+// profileServer returns the server named by the key n of the file at path
+// when some tool reads it through its profile only, in a file whose kind
+// has no reader taking servers from it: Atomic TUI's ~/.claude/.mcp.json,
+// which Claude Code does not read. nil if no result defines a server there.
+func profileServer(path string, n *jsonc.Node, results []*Result) *analysis.Server {
+	if n == nil {
+		return nil
+	}
+	for _, r := range results {
+		for _, s := range r.Servers {
+			for _, d := range s.Definitions {
+				if d.Source.Path == path && d.Member.Key == n {
+					return &analysis.Server{Name: s.Name, Member: d.Member}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // fieldAt returns the server field whose key is n (or whose value holds n

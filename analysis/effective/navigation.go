@@ -51,6 +51,12 @@ type Definitions struct {
 // the cursor; ok is false when the cursor is not on a server name.
 func DefinitionsAt(in NavigationInput) (*Definitions, bool) {
 	s, ok := ServerAt(in.File, in.Kind, in.Offset)
+	if !ok && in.File != nil {
+		// A file read through a profile only (Atomic TUI's
+		// ~/.claude/.mcp.json): its servers are the results' definitions.
+		s = profileServer(in.Path, in.File.NodeAt(in.Offset), in.Results)
+		ok = s != nil
+	}
 	if !ok {
 		return nil, false
 	}

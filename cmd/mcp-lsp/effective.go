@@ -54,6 +54,11 @@ func runEffective(_ context.Context, args []string, stdout, stderr io.Writer) in
 		}
 	}
 	opts := cache.DiagnoseOptions{Registry: reg, Env: env, Folders: []cache.Folder{{Path: dir, GitRoot: findGitRoot(dir)}}}
+	if *toolFlag != "" {
+		// Named, the tool is shown even where it reads only other tools'
+		// files (Atomic TUI), which Effective leaves out otherwise.
+		opts.Settings.Tools = []string{*toolFlag}
+	}
 	snap := cache.NewSession(nil).Snapshot()
 	var out []lsp.EffectiveTool
 	for _, r := range snap.Effective(launch, findGitRoot(launch), opts) {

@@ -52,6 +52,31 @@
 //	                   "reserved" (names the tool skips)
 //	  "timeouts":      [Basis + "name", "field" (per-server key),
 //	                   "envVar", "defaultMs" (0 = unknown)]
+//	  "profile":       Basis + "layers": [Layer], lowest precedence first;
+//	                   absent when mcp-lsp does not model the tool's files
+//
+//	Layer: Basis +
+//	  "id", "label"   ("user", "user scope")
+//	  "files":        [{"path": template, "serverMaps": [[...]]}]; paths
+//	                  as in FileKind.paths, plus {launchDir} and {gitRoot};
+//	                  a later file wins; "{launchDir}" may be a server-map
+//	                  segment (~/.claude.json's projects entries)
+//	  "walk":         {"names", "boundary": "root" | "git-root",
+//	                  "serverMaps"}: files in each directory from the
+//	                  launch directory up, a closer one wins
+//	  "gate":         "approval" | "trusted-folder", read from "gateFiles"
+//	  "fallbackFor":  an earlier layer's id: read only when it found no file
+//	  "enabledKey":   the entry key whose false turns a server off in these
+//	                  files ("enabled" in OpenCode's format); absent: none
+//	  "jsonc", "bom": Fact<bool>: how the tool parses these files where it
+//	                  is no reader of their kind (a tool modelled by its
+//	                  profile only, such as Atomic TUI); a reader's own
+//	                  facts win
+//
+// A profile may read files of kinds the tool is no reader of: Atomic TUI
+// reads Claude Code's, Copilot CLI's and OpenCode's files. Such a tool
+// takes part in the effective configuration and cross-file findings, never
+// in a file's own diagnostics, which come from its kind's readers.
 //
 //	Dialect: "id", "tool", "name", "note"
 //
@@ -84,6 +109,7 @@
 //
 // Load-time validation ([Parse]) checks ids are unique and referenced ids
 // exist, each reader's dialect belongs to its tool, globs and regexps
-// compile, path templates use known variables, and every fact has a
-// confidence (and a source where the confidence claims one).
+// compile, path templates (of kinds and profiles) use known variables,
+// profile layers are well formed, and every fact has a confidence (and a
+// source where the confidence claims one).
 package registry

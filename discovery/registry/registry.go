@@ -120,6 +120,20 @@ type Layer struct {
 	// FallbackFor names a layer: this layer is read only when that one
 	// found no file (Copilot reads .github/mcp.json only without .mcp.json).
 	FallbackFor string `json:"fallbackFor,omitempty"`
+	// EnabledKey is the entry key whose false value turns a server off in
+	// this layer's files ("enabled" in OpenCode's format); "" when the
+	// tool has none there. Claude Code drops an unknown "enabled" key and
+	// Copilot CLI ignores it (enablement is a CLI setting), so an
+	// "enabled": false in .mcp.json turns nothing off for them.
+	EnabledKey string `json:"enabledKey,omitempty"`
+	// JSONC and BOM say how the tool parses this layer's files where it is
+	// not one of the readers of their kind: a tool modelled by its profile
+	// only (Atomic TUI reads Claude Code's, Copilot CLI's and OpenCode's
+	// files with its own JSONC parser, and is no reader of those kinds, so
+	// that their per-file diagnostics do not change). A reader's own facts
+	// win. nil: the file is not dropped for its syntax extensions.
+	JSONC *Fact[bool] `json:"jsonc,omitempty"`
+	BOM   *Fact[bool] `json:"bom,omitempty"`
 	Basis
 }
 

@@ -71,6 +71,17 @@ func TestParseRejectsBrokenData(t *testing.T) {
 	if _, err := Parse([]byte(doc(tool, dialect, kind("")))); err != nil {
 		t.Fatalf("the minimal document should be valid: %v", err)
 	}
+	// profiled adds a profile with the given layers to a tool; layer makes
+	// one with the given id and fields.
+	profiled := func(tool, layers string) string {
+		return strings.TrimSuffix(tool, "}") + `,"profile":{"confidence":"unconfirmed","layers":[` + layers + `]}}`
+	}
+	layer := func(id, fields string) string {
+		return `{"id":"` + id + `","label":"L","confidence":"unconfirmed",` + fields + `}`
+	}
+	if _, err := Parse([]byte(doc(profiled(tool, layer("u", `"files":[{"path":"{launchDir}/t.json","serverMaps":[["s"]]}],"enabledKey":"enabled"`)), dialect, kind("")))); err != nil {
+		t.Fatalf("a minimal profile should be valid: %v", err)
+	}
 	for _, tc := range []struct {
 		name, data, want string
 	}{
@@ -98,6 +109,13 @@ func TestParseRejectsBrokenData(t *testing.T) {
 		{"no readers", doc(tool, dialect, `{"id":"k","name":"K","globs":["**/k"],"scope":"user"}`), "needs readers or notRead"},
 		{"server maps missing", doc(tool, dialect, strings.Replace(kind(""), `,"serverMaps":[["mcpServers"]]`, ``, 1)), "serverMaps missing"},
 		{"read and not read", doc(tool, dialect, kind(`,"notRead":[{"tool":"t","note":"n","confidence":"unconfirmed"}]`)), "without an explicit-flag gate"},
+		{"profile without layers", doc(profiled(tool, ``), dialect, ""), "no layers"},
+		{"profile path", doc(profiled(tool, layer("u", `"files":[{"path":"~/.t.json","serverMaps":[["s"]]}]`)), dialect, ""), "must start with one of"},
+		{"profile server map", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/.t.json","serverMaps":[]}]`)), dialect, ""), "no server maps"},
+		{"profile walk boundary", doc(profiled(tool, layer("p", `"walk":{"names":["t.json"],"boundary":"home","serverMaps":[["s"]]}`)), dialect, ""), "not root or git-root"},
+		{"profile duplicate layer", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}]`)+","+layer("u", `"files":[{"path":"{home}/b","serverMaps":[["s"]]}]`)), dialect, ""), "duplicate id"},
+		{"profile fallback", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}],"fallbackFor":"later"`)), dialect, ""), "names no earlier layer"},
+		{"profile layer fact", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}],"jsonc":{"value":true,"confidence":"confirmed"}`)), dialect, ""), "needs a source"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.data))
@@ -125,6 +143,8 @@ func TestToolFacts(t *testing.T) {
 		{"vscode", "VS Code", "", 0, UnknownMerge, nil},
 		{"cursor", "Cursor", "", 0, ReplaceEntry, nil},
 		{"claude-desktop", "Claude Desktop", "", 0, NoMerge, []string{}},
+		{"atomic", "Atomic TUI", "", 0, ReplaceEntry, []string{}},
+		{"nyzhi", "Nyzhi", "mcp__{server}__{tool}", 0, ReplaceEntry, []string{}},
 	} {
 		tool, ok := r.Tool(tc.id)
 		if !ok {
@@ -149,8 +169,8 @@ func TestToolFacts(t *testing.T) {
 			t.Errorf("%s: interpolation forms %q, want %q", tc.id, tool.Interpolation.Forms, tc.forms)
 		}
 	}
-	if got := len(r.Tools()); got != 6 {
-		t.Errorf("%d tools, want 6 (update this test when adding one)", got)
+	if got := len(r.Tools()); got != 8 {
+		t.Errorf("%d tools, want 8 (update this test when adding one)", got)
 	}
 	cc, _ := r.Tool("claude-code")
 	if cc.Merge.Confidence != Verified || !strings.Contains(strings.Join(cc.ServerNames.Reserved, ","), "workspace") {
@@ -184,6 +204,7 @@ func TestReaders(t *testing.T) {
 		{"mcp-json", "claude-code", "claude-code", false, false, DropsFile, "mcpServers"},
 		{"mcp-json", "copilot-cli", "copilot-cli", false, false, DropsFile, "mcpServers"},
 		{"github-mcp-json", "copilot-cli", "copilot-cli", false, false, DropsFile, "mcpServers"},
+		{"github-mcp-config-json", "copilot-cli", "copilot-cli", false, false, UnknownEffect, "mcpServers"},
 		{"copilot-user-config", "copilot-cli", "copilot-cli", true, false, DropsFile, "mcpServers"},
 		{"copilot-project-config", "copilot-cli", "copilot-cli", false, false, UnknownEffect, "mcpServers"},
 		{"copilot-extra-config", "copilot-cli", "copilot-cli", false, false, UnknownEffect, "mcpServers"},
@@ -200,6 +221,8 @@ func TestReaders(t *testing.T) {
 		{"cursor-project", "cursor", "cursor", false, false, DropsFile, "mcpServers"},
 		{"cursor-user", "cursor", "cursor", false, false, DropsFile, "mcpServers"},
 		{"claude-desktop", "claude-desktop", "claude-desktop", false, false, OverwritesFile, "mcpServers"},
+		{"nyzhi-project", "nyzhi", "nyzhi", false, true, RefusesConfig, "mcp.servers"},
+		{"nyzhi-global", "nyzhi", "nyzhi", false, true, RefusesConfig, "mcp.servers"},
 	}
 	var got []readerFact
 	for _, k := range r.Kinds() {
@@ -231,6 +254,7 @@ func TestNotRead(t *testing.T) {
 		"claude-settings-user":    "claude-code",
 		"claude-settings-project": "claude-code",
 		"copilot-project-config":  "copilot-cli",
+		"github-mcp-config-json":  "copilot-cli",
 		"vscode-workspace":        "copilot-cli",
 	} {
 		k, ok := r.Kind(kind)
@@ -338,5 +362,70 @@ func TestGates(t *testing.T) {
 	}
 	if strings.Join(ids, ",") != "trusted-folder,fallback" {
 		t.Errorf(".github/mcp.json gates = %v, want trusted-folder,fallback", ids)
+	}
+}
+
+// TestProfiles pins the order in which each tool reads its files, which
+// decides what wins: layers lowest first, files within a layer lowest
+// first.
+func TestProfiles(t *testing.T) {
+	r := Default()
+	for id, want := range map[ToolID]string{
+		// Reported (flora131/atomic mcp-config.ts at 4018ecbc, spec #164):
+		// user files, then the working directory's; OpenCode files last.
+		"atomic": "user: {home}/.claude/.mcp.json {home}/.copilot/mcp-config.json {home}/.github/mcp-config.json | " +
+			"project: {launchDir}/.mcp.json {launchDir}/.copilot/mcp-config.json {launchDir}/.github/mcp-config.json | " +
+			"project-opencode: {launchDir}/opencode.json {launchDir}/opencode.jsonc {launchDir}/.opencode/opencode.json",
+		// Confirmed (nyzhi-com/code): global < project < .mcp.json.
+		"nyzhi": "global: {xdgConfigHome}/nyzhi/config.toml | project: {launchDir}/.nyzhi/config.toml | mcp-json: {launchDir}/.mcp.json",
+	} {
+		tool, ok := r.Tool(id)
+		if !ok || tool.Profile == nil {
+			t.Fatalf("%s: no profile", id)
+		}
+		var layers []string
+		for _, l := range tool.Profile.Layers {
+			var files []string
+			for _, f := range l.Files {
+				files = append(files, f.Path)
+			}
+			layers = append(layers, l.ID+": "+strings.Join(files, " "))
+		}
+		if got := strings.Join(layers, " | "); got != want {
+			t.Errorf("%s profile:\n got %s\nwant %s", id, got, want)
+		}
+	}
+	atomic, _ := r.Tool("atomic")
+	for _, l := range atomic.Profile.Layers {
+		if l.JSONC == nil || !l.JSONC.Value || !l.JSONC.Confidence.Certain() {
+			t.Errorf("atomic %s: every file is read with Bun.JSONC.parse (confirmed): %+v", l.ID, l.JSONC)
+		}
+		if want := map[string]string{"project-opencode": "enabled"}[l.ID]; l.EnabledKey != want {
+			t.Errorf("atomic %s: enabledKey %q, want %q (only its OpenCode parser reads enabled)", l.ID, l.EnabledKey, want)
+		}
+	}
+	if atomic.Merge.Value != ReplaceEntry || atomic.Merge.Confidence != Reported {
+		t.Errorf("atomic merge %+v: last wins, reported (another revision isolates ecosystems)", atomic.Merge)
+	}
+	// Atomic TUI reads other tools' files only: it must not be a reader of
+	// any kind, or every per-file diagnostic of .mcp.json would change.
+	for _, k := range r.Kinds() {
+		if _, ok := k.Reader("atomic"); ok {
+			t.Errorf("kind %s: atomic must not be a reader", k.ID)
+		}
+	}
+	nyzhi, _ := r.Tool("nyzhi")
+	if l := nyzhi.Profile.Layers[2]; l.JSONC == nil || l.JSONC.Value || strings.Join(l.Files[0].ServerMaps[1], ".") != "mcp_servers" {
+		t.Errorf("nyzhi .mcp.json layer: strict JSON (serde_json) with the mcp_servers alias: %+v", l)
+	}
+	for _, tool := range r.Tools() {
+		if tool.Profile == nil || tool.ID == "opencode" || tool.ID == "atomic" {
+			continue
+		}
+		for _, l := range tool.Profile.Layers {
+			if l.EnabledKey != "" {
+				t.Errorf("%s %s: enabledKey %q; only OpenCode's format has one", tool.ID, l.ID, l.EnabledKey)
+			}
+		}
 	}
 }

@@ -75,6 +75,9 @@ func (r *Registry) validate(version int) error {
 			}
 			basis(fmt.Sprintf("%s timeouts[%d]", where, j), to.Basis)
 		}
+		if t.Profile != nil {
+			validateProfile(where+" profile", t.Profile, add, basis)
+		}
 	}
 
 	for i, d := range r.dialects {
@@ -207,4 +210,93 @@ func (r *Registry) validate(version int) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// profileVars are the variables a profile's path templates may start with:
+// a kind's, plus the directories that depend on where the tool is launched.
+var profileVars = append([]string{"{launchDir}", "{gitRoot}"}, templateVars...)
+
+// validateProfile checks a tool's profile: layers with unique kebab-case
+// ids and a label, files or a walk, path templates the engine can expand,
+// server maps without empty segments, known gates and boundaries, a
+// fallback naming an earlier layer, and the provenance of every fact.
+func validateProfile(where string, p *Profile, add func(string, ...any), basis func(string, Basis)) {
+	basis(where, p.Basis)
+	if len(p.Layers) == 0 {
+		add("%s: no layers", where)
+	}
+	maps := func(w string, ms [][]string) {
+		if len(ms) == 0 {
+			add("%s: no server maps", w)
+		}
+		for _, m := range ms {
+			if len(m) == 0 || slices.Contains(m, "") {
+				add("%s: server map path %q has an empty segment", w, m)
+			}
+		}
+	}
+	path := func(w, t string) {
+		v, rest := splitTemplate(t)
+		if !slices.Contains(profileVars, v) {
+			add("%s: path %q must start with one of %v", w, t, profileVars)
+		} else if (rest != "" && !strings.HasPrefix(rest, "/")) || strings.ContainsAny(rest, "{}*?\\") {
+			add("%s: path %q: after the variable, only a literal /-separated path", w, t)
+		}
+	}
+	seen := map[string]bool{}
+	for i := range p.Layers {
+		l := &p.Layers[i]
+		lw := fmt.Sprintf("%s layer %q", where, l.ID)
+		if !idPattern.MatchString(l.ID) {
+			add("%s: id must be kebab-case", lw)
+		} else if seen[l.ID] {
+			add("%s: duplicate id", lw)
+		}
+		if l.Label == "" {
+			add("%s: label is empty", lw)
+		}
+		if len(l.Files) == 0 && l.Walk == nil {
+			add("%s: needs files or a walk", lw)
+		}
+		for _, f := range l.Files {
+			path(lw, f.Path)
+			maps(lw+" "+f.Path, f.ServerMaps)
+		}
+		if w := l.Walk; w != nil {
+			if w.Boundary != "root" && w.Boundary != "git-root" {
+				add("%s: walk boundary %q is not root or git-root", lw, w.Boundary)
+			}
+			if len(w.Names) == 0 {
+				add("%s: walk has no names", lw)
+			}
+			for _, n := range w.Names {
+				if n == "" || strings.HasPrefix(n, "/") || strings.ContainsAny(n, "{}*?\\") {
+					add("%s: walk name %q must be a literal relative path", lw, n)
+				}
+			}
+			maps(lw+" walk", w.ServerMaps)
+		}
+		for _, g := range l.GateFiles {
+			path(lw+" gateFiles", g)
+		}
+		switch l.Gate {
+		case "", GateApproval, GateTrustedFolder:
+		default:
+			add("%s: gate %q is not a layer gate (approval, trusted-folder)", lw, l.Gate)
+		}
+		if l.Gate != "" && len(l.GateFiles) == 0 {
+			add("%s: gate %q needs gateFiles", lw, l.Gate)
+		}
+		if l.FallbackFor != "" && !seen[l.FallbackFor] {
+			add("%s: fallbackFor %q names no earlier layer", lw, l.FallbackFor)
+		}
+		basis(lw, l.Basis)
+		if l.JSONC != nil {
+			basis(lw+" jsonc", l.JSONC.Basis)
+		}
+		if l.BOM != nil {
+			basis(lw+" bom", l.BOM.Basis)
+		}
+		seen[l.ID] = true
+	}
 }

@@ -23,7 +23,7 @@ func NewSession(fs FileSystem) *Session {
 	if fs == nil {
 		fs = OSFileSystem{}
 	}
-	s := &Session{fs: fs, parses: &parseCache{entries: map[[32]byte]*jsonc.File{}}}
+	s := &Session{fs: fs, parses: &parseCache{entries: map[parseKey]*jsonc.File{}}}
 	s.current = s.newSnapshot(0, map[string]*Overlay{})
 	return s
 }

@@ -19,10 +19,13 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 )
 
 // FileSystem is the read access to disk a snapshot needs. Tests inject a
@@ -123,41 +126,76 @@ func (s *Snapshot) File(path string) *File {
 	return f
 }
 
-// Parse returns the parsed form of f. Parses are shared between snapshots
-// by content hash, so an unchanged file is parsed once per session no
-// matter how many snapshots come and go.
+// Parse returns the parsed form of f: a TOML file (Nyzhi's config.toml)
+// read into the same tree as JSON ones, so that every analysis works on
+// both, and every other file as JSONC. Parses are shared between snapshots
+// by content hash and format, so an unchanged file is parsed once per
+// session no matter how many snapshots come and go.
 func (s *Snapshot) Parse(f *File) *jsonc.File {
-	return s.parses.get(f.Hash, f.Content)
+	return s.parses.get(parseKey{f.Hash, formatOf(f.Path)}, f.Content)
 }
 
-// parseCache memoizes parses by content hash. It keeps the most recent
-// entries only: an editing session produces a new hash per keystroke.
+// format is how a file's text is parsed.
+type format uint8
+
+const (
+	formatJSONC format = iota
+	formatTOML
+)
+
+// formatOf chooses the parser by the file's name. Every registry kind is
+// JSON(C) except the TOML ones, whose names end in .toml; case is ignored
+// for the case-insensitive file systems the registry also matches on.
+func formatOf(path string) format {
+	if strings.EqualFold(filepath.Ext(path), ".toml") {
+		return formatTOML
+	}
+	return formatJSONC
+}
+
+func (k format) parse(content []byte) *jsonc.File {
+	if k == formatTOML {
+		return toml.Parse(content)
+	}
+	return jsonc.Parse(content)
+}
+
+// parseKey identifies a parse: the same bytes are a different tree in
+// another format.
+type parseKey struct {
+	hash   [sha256.Size]byte
+	format format
+}
+
+// parseCache memoizes parses by content hash and format. It keeps the
+// most recent entries only: an editing session produces a new hash per
+// keystroke.
 type parseCache struct {
 	mu      sync.Mutex
-	entries map[[sha256.Size]byte]*jsonc.File
-	order   [][sha256.Size]byte
+	entries map[parseKey]*jsonc.File
+	order   []parseKey
 }
 
 const parseCacheSize = 256
 
-func (c *parseCache) get(hash [sha256.Size]byte, content []byte) *jsonc.File {
+func (c *parseCache) get(key parseKey, content []byte) *jsonc.File {
 	c.mu.Lock()
-	if f, ok := c.entries[hash]; ok {
+	if f, ok := c.entries[key]; ok {
 		c.mu.Unlock()
 		return f
 	}
 	c.mu.Unlock()
-	f := jsonc.Parse(content) // outside the lock: parses of different files run in parallel
+	f := key.format.parse(content) // outside the lock: parses of different files run in parallel
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old, ok := c.entries[hash]; ok {
+	if old, ok := c.entries[key]; ok {
 		return old
 	}
 	if len(c.order) >= parseCacheSize {
 		delete(c.entries, c.order[0])
 		c.order = c.order[1:]
 	}
-	c.entries[hash] = f
-	c.order = append(c.order, hash)
+	c.entries[key] = f
+	c.order = append(c.order, key)
 	return f
 }

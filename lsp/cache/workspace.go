@@ -8,6 +8,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
 // Folder is a directory a tool is launched in: a workspace folder (or the
@@ -27,24 +28,44 @@ type WorkspaceAnalysis struct {
 
 // Effective computes the effective configuration of every tool with a
 // profile, launched in dir, over this snapshot's files (open buffers
-// included). Tools excluded by the settings are left out.
+// included). Tools excluded by the settings are left out, and so, unless
+// the settings name them, are tools not in use here: those that found
+// files but none of their own (effective.Survey; Nyzhi where there is a
+// .mcp.json but no config.toml), and those that have no files of their own
+// at all (Atomic TUI reads only other tools' files). Their view of those
+// files matters only to those who run them.
 func (s *Snapshot) Effective(dir, gitRoot string, opts DiagnoseOptions) []*effective.Result {
 	cfg, _, _ := s.Config(dir, opts)
 	var out []*effective.Result
 	for _, tool := range opts.Registry.Tools() {
-		if tool.Profile == nil || (len(cfg.Tools) > 0 && !slices.Contains(cfg.Tools, tool.ID)) {
+		named := slices.Contains(cfg.Tools, tool.ID)
+		if tool.Profile == nil || (len(cfg.Tools) > 0 && !named) {
 			continue
 		}
-		out = append(out, effective.Compute(effective.Input{
+		in := effective.Input{
 			Tool:      tool,
 			Env:       opts.Env,
 			LaunchDir: dir,
 			GitRoot:   gitRoot,
 			Files:     s.parsed,
 			Registry:  opts.Registry,
-		}))
+		}
+		if found, own := effective.Survey(in); !named && !own && (found || !readsAnyKind(opts.Registry, tool.ID)) {
+			continue
+		}
+		out = append(out, effective.Compute(in))
 	}
 	return out
+}
+
+// readsAnyKind reports whether the tool is a registered reader of some
+// file kind. One that is not (Atomic TUI) can never be in use by its own
+// files, so it is shown only when the settings name it.
+func readsAnyKind(reg *registry.Registry, id registry.ToolID) bool {
+	return slices.ContainsFunc(reg.Kinds(), func(k *registry.FileKind) bool {
+		_, ok := k.Reader(id)
+		return ok
+	})
 }
 
 // parsed returns the parse of path in this snapshot, nil if it does not

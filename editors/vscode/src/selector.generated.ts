@@ -12,11 +12,14 @@ export const SELECTOR_GLOBS: readonly string[] = [
   "**/.claude/mcp.json",
   "**/.claude/settings.json",
   "**/.claude/settings.local.json",
+  "**/.config/nyzhi/config.toml",
   "**/.config/opencode/{config.json,opencode.json,opencode.jsonc}",
   "**/.copilot/mcp-config.json",
   "**/.cursor/mcp.json",
+  "**/.github/mcp-config.json",
   "**/.github/mcp.json",
   "**/.mcp.json",
+  "**/.nyzhi/config.toml",
   "**/.opencode/opencode.json",
   "**/.opencode/opencode.jsonc",
   "**/.vscode-server/data/User/mcp.json",
@@ -37,5 +40,7 @@ export const TOOL_IDS: readonly string[] = [
   "opencode",
   "vscode",
   "cursor",
-  "claude-desktop"
+  "claude-desktop",
+  "atomic",
+  "nyzhi"
 ];
