@@ -12,6 +12,7 @@
 package effective
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
 
 // Input is everything the computation needs besides the profile.
@@ -68,6 +70,7 @@ const (
 	GatePendingApproval GateState = "pending-approval" // Claude Code asks first
 	GateRejected        GateState = "rejected"         // disabled by the user
 	GateUntrusted       GateState = "folder-not-trusted"
+	GateInvalid         GateState = "invalid" // the tool skips an entry it cannot read
 )
 
 // Gate is a gate's state with what decided it.
@@ -148,11 +151,30 @@ func Compute(in Input) *Result {
 			if src.Dropped != "" {
 				continue
 			}
+			var members []*jsonc.Member
 			for _, sm := range c.serverMaps {
-				for _, m := range serverMembers(f.Root, sm) {
-					d := &Definition{Source: src, Member: m, Gate: gates.gate(layer, m.Key.Str)}
-					defs[m.Key.Str] = append(defs[m.Key.Str], d)
+				members = append(members, serverMembers(f.Root, sm)...)
+			}
+			// An entry the tool cannot read is skipped by Claude Code and
+			// Copilot CLI; OpenCode refuses the whole configuration.
+			invalid := map[*jsonc.Member]string{}
+			for _, m := range members {
+				if why := entryProblem(in, reader, m); why != "" {
+					invalid[m] = why
+					if reader.SyntaxError.Effect == registry.RefusesConfig && src.Dropped == "" {
+						src.Dropped = fmt.Sprintf("server %q is invalid for it (%s)", m.Key.Str, why)
+					}
 				}
+			}
+			if src.Dropped != "" {
+				continue
+			}
+			for _, m := range members {
+				d := &Definition{Source: src, Member: m, Gate: gates.gate(layer, m.Key.Str)}
+				if why, bad := invalid[m]; bad && d.Gate.State == GateOpen {
+					d.Gate = Gate{State: GateInvalid, Why: "skipped: " + why}
+				}
+				defs[m.Key.Str] = append(defs[m.Key.Str], d)
 			}
 		}
 	}
@@ -400,6 +422,33 @@ func dropped(r *registry.Reader, layer *registry.Layer, f *jsonc.File) string {
 		return "trailing commas in strict JSON"
 	case !bomOK && f.BOM:
 		return "byte-order mark"
+	}
+	return ""
+}
+
+// entryProblem says why the tool cannot read a server entry, "" if it
+// can: a type it does not know, or a definition its schema rejects (the
+// per-file diagnostics say exactly what). Tools that read the file only
+// through a profile (Atomic TUI), and dialects without a schema (Nyzhi's
+// TOML), are taken to read every entry.
+func entryProblem(in Input, r *registry.Reader, m *jsonc.Member) string {
+	if r == nil || m.Value == nil || !slices.Contains(schemas.Dialects(), string(r.Dialect)) {
+		return ""
+	}
+	entry, ok := analysis.Decode(m.Value).(map[string]any)
+	if !ok {
+		return "the definition is not an object"
+	}
+	def, ok := schemas.ServerDef(string(r.Dialect), entry)
+	if !ok {
+		return fmt.Sprintf("it does not know the type %v", entry["type"])
+	}
+	branch, err := schemas.Branch(string(r.Dialect), def)
+	if err != nil {
+		return ""
+	}
+	if err := branch.Validate(entry); err != nil {
+		return "the definition is invalid for " + in.Tool.Name + "; see the diagnostics in that file"
 	}
 	return ""
 }

@@ -185,8 +185,8 @@ func TestCopilotCLI_WalksToGitRootAndGithubFallback_VerifiedCopilotCLI1_0(t *tes
 func TestOpenCode_DeepMerge_VerifiedOpenCode1_18(t *testing.T) {
 	w := world{
 		"/home/u/.config/opencode/opencode.json": `{"mcp": {"fs": {"type": "local", "command": ["npx", "fs"], "environment": {"A": "1"}}, "web": {"type": "local", "command": ["old"]}}}`,
-		"/repo/opencode.json":                    `{"mcp": {"fs": {"enabled": false}, "web": {"type": "remote", "url": "https://x"}}}`,
-		"/repo/sub/.opencode/opencode.jsonc":     `{"mcp": {"fs": {"timeout": 9000}}}`,
+		"/repo/opencode.json":                    `{"mcp": {"fs": {"enabled": true}, "web": {"type": "remote", "url": "https://x"}}}`,
+		"/repo/sub/.opencode/opencode.jsonc":     `{"mcp": {"fs": {"enabled": false}}}`,
 	}
 	r := compute(t, "opencode", w, "/repo/sub", "/repo")
 	fs := server(t, r, "fs")
@@ -197,8 +197,8 @@ func TestOpenCode_DeepMerge_VerifiedOpenCode1_18(t *testing.T) {
 	if !ok || filepath.ToSlash(cmd.From.Source.Path) != "/home/u/.config/opencode/opencode.json" {
 		t.Errorf("command should come from the global file: %+v", cmd)
 	}
-	if to, _ := field(fs, "timeout"); to.From == nil || filepath.ToSlash(to.From.Source.Path) != "/repo/sub/.opencode/opencode.jsonc" {
-		t.Errorf("timeout should come from the closest file")
+	if en, _ := field(fs, "enabled"); en.From == nil || filepath.ToSlash(en.From.Source.Path) != "/repo/sub/.opencode/opencode.jsonc" {
+		t.Errorf("enabled should come from the closest file")
 	}
 	web := server(t, r, "web")
 	if _, ok := field(web, "command"); !ok {
@@ -215,5 +215,40 @@ func TestVariables(t *testing.T) {
 	r := compute(t, "claude-code", w, "/p", "")
 	if got := strings.Join(server(t, r, "gh").Variables, ","); got != "GITHUB_TOKEN" {
 		t.Errorf("variables = %q, want GITHUB_TOKEN (HOST has a default)", got)
+	}
+}
+
+// TestInvalidEntries_SkippedOrRefused: an entry a tool cannot read is
+// skipped by Claude Code (verified: "Skipped — invalid MCP server config")
+// and its name falls to the next definition; OpenCode refuses the whole
+// file (verified: "Config file at ... is invalid").
+func TestInvalidEntries_SkippedOrRefused_Verified(t *testing.T) {
+	w := world{
+		"/home/u/.claude.json":     `{"mcpServers": {"fs": {"command": "user-fs"}}}`,
+		"/p/.mcp.json":             `{"mcpServers": {"fs": {"type": "local", "command": "npx"}, "ok": {"command": "x"}}}`,
+		"/p/.claude/settings.json": `{"enableAllProjectMcpServers": true}`,
+	}
+	r := compute(t, "claude-code", w, "/p", "")
+	fs := server(t, r, "fs")
+	if winnerPath(fs) != "/home/u/.claude.json" {
+		t.Errorf("fs winner = %s, want the user definition (the project one is skipped)", winnerPath(fs))
+	}
+	if g := fs.Definitions[1].Gate; g.State != GateInvalid || !strings.Contains(g.Why, "type") {
+		t.Errorf("project fs gate = %+v", g)
+	}
+	if server(t, r, "ok").Winner == nil {
+		t.Error("a valid entry next to an invalid one is still read")
+	}
+
+	w = world{
+		"/home/u/.config/opencode/opencode.json": `{"mcp": {"db": {"type": "local", "command": ["psql"]}}}`,
+		"/p/opencode.json":                       `{"mcp": {"db": {"type": "local", "command": "psql-project"}}}`,
+	}
+	r = compute(t, "opencode", w, "/p", "")
+	if len(r.Sources) != 2 || !strings.Contains(r.Sources[0].Dropped, `server "db" is invalid`) {
+		t.Fatalf("the project file should be refused: %+v", r.Sources[0])
+	}
+	if c, _ := field(server(t, r, "db"), "command"); filepath.ToSlash(c.From.Source.Path) != "/home/u/.config/opencode/opencode.json" {
+		t.Errorf("db command should come from the global file only")
 	}
 }
