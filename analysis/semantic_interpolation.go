@@ -111,7 +111,7 @@ func semScanVars(s string) []semVarRef {
 	for i := 0; i < len(s); {
 		switch {
 		case s[i] == '$' && i+1 < len(s) && s[i+1] == '{':
-			end := semClosingBrace(s, i+2)
+			end := ClosingBrace(s, i+2)
 			if end < 0 {
 				return out
 			}
@@ -152,9 +152,10 @@ func semScanVars(s string) []semVarRef {
 	return out
 }
 
-// semClosingBrace returns the index of the '}' closing a "${" whose content
-// starts at i, counting nested "${...}" (${A:-${B}}), or -1.
-func semClosingBrace(s string, i int) int {
+// ClosingBrace returns the index of the '}' closing a "${" whose content
+// starts at i, counting nested "${...}" (${A:-${B}}), or -1. Quick fixes
+// that rewrite a reference use it too, so both find the same extent.
+func ClosingBrace(s string, i int) int {
 	depth := 0
 	for ; i < len(s); i++ {
 		switch {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 )
 
@@ -70,7 +71,7 @@ func fixLiteralSecret(d *Document, diag Diagnostic) []Fix {
 	if start < 0 {
 		return nil
 	}
-	end := closingBrace(n.Str, start+2)
+	end := analysis.ClosingBrace(n.Str, start+2)
 	if end < 0 {
 		return nil
 	}
@@ -80,25 +81,6 @@ func fixLiteralSecret(d *Document, diag Diagnostic) []Fix {
 		Preferred: true,
 		Edits:     []Edit{d.edit(n.Span.Start, n.Span.End, quote(value))},
 	}}
-}
-
-// closingBrace returns the index of the "}" closing a "${" whose content
-// starts at i, counting nested "${...}", or -1.
-func closingBrace(s string, i int) int {
-	depth := 0
-	for ; i < len(s); i++ {
-		switch {
-		case s[i] == '$' && i+1 < len(s) && s[i+1] == '{':
-			depth++
-			i++
-		case s[i] == '}':
-			if depth == 0 {
-				return i
-			}
-			depth--
-		}
-	}
-	return -1
 }
 
 // fixDuplicateServer removes a server that is an identical copy of the
