@@ -18,6 +18,10 @@ type FileInput struct {
 	Config Config
 	// Resolver looks up commands and files on the user's machine for the rules that need it (command-not-found, missing-file-reference); nil turns those rules off.
 	Resolver Resolver
+
+	// index holds what the checks of one AnalyzeFile share about the parse
+	// (nil: each check builds its own).
+	index *parseIndex
 }
 
 // AnalyzeFile returns every single-file finding for in, sorted by position.
@@ -29,6 +33,7 @@ func AnalyzeFile(in FileInput) []Diagnostic {
 		in.Parsed = jsonc.Parse(in.Content)
 	}
 	in.Kind = restrictReaders(in.Kind, &in.Config)
+	in.index = &parseIndex{}
 	var ds []Diagnostic
 	ds = append(ds, checkSyntax(in)...)
 	ds = append(ds, checkSemantics(in)...)

@@ -66,7 +66,10 @@ func checkSchema(in FileInput) []Diagnostic {
 	if in.Kind == nil || f == nil || f.Root == nil || f.Root.Kind != jsonc.Object {
 		return nil // the syntax checks report an empty or non-object file
 	}
-	c := &schemaCheck{in: in, f: f, seen: map[*jsonc.Member]*schemaSubject{}}
+	if in.index == nil {
+		in.index = &parseIndex{}
+	}
+	c := &schemaCheck{in: in, f: f}
 	for i := range in.Kind.Readers {
 		r := &in.Kind.Readers[i]
 		if len(r.ServerMaps) == 0 || !schemaHasDialect(r.Dialect) {
@@ -79,7 +82,7 @@ func checkSchema(in FileInput) []Diagnostic {
 	ds = append(ds, c.badMaps()...)
 	ds = append(ds, c.extra...)
 	for _, s := range c.subjects {
-		ds = append(ds, c.reconcile(s)...)
+		ds = append(ds, c.subjectDiagnostics(s)...)
 	}
 	return ds
 }
@@ -90,13 +93,19 @@ type schemaCheck struct {
 	in       FileInput
 	f        *jsonc.File
 	subjects []*schemaSubject
-	seen     map[*jsonc.Member]*schemaSubject
 	// mapless are the readers that found none of their server maps.
 	mapless []*registry.Reader
 	// notObject are the server maps that are not objects, with their readers.
 	notObject []*schemaBadMap
 	// extra are findings made directly, outside reconciliation.
 	extra []Diagnostic
+	// servers holds the server subjects of each server map, by node, in
+	// file order (nil for an entry that holds a syntax error): readers of
+	// one file usually share their map, and its entries are one subject
+	// each, judged by every reader.
+	servers map[*jsonc.Node][]*schemaSubject
+	// memoCtx caches the subject memo's context per reader set.
+	memoCtx map[uint64]string
 }
 
 // schemaBadMap is a server map that is not an object, with its readers.
@@ -113,6 +122,13 @@ type schemaSubject struct {
 	nameTok  span.Span        // where whole-entry findings go (the name key)
 	value    *jsonc.Node      // the definition
 	verdicts []*schemaVerdict // one per reader, in reader order
+	// member is a server's member. Its verdicts are made when it is
+	// reconciled, one per reader in readers (see subjectDiagnostics).
+	member  *jsonc.Member
+	readers []*registry.Reader
+	// noMemo: the subject's map holds more servers than a memo generation
+	// (see checkSemantics), so its verdicts bypass the memos.
+	noMemo bool
 }
 
 // schemaVerdict is one reader's reading of a subject.
@@ -137,8 +153,10 @@ func (c *schemaCheck) reader(r *registry.Reader) {
 			c.addBadMap(sm, r)
 			continue
 		}
-		for _, s := range schemaServers(sm) {
-			c.addServer(s, r)
+		for _, sub := range c.serverSubjects(sm) {
+			if sub != nil {
+				sub.readers = append(sub.readers, r)
+			}
 		}
 	}
 	if r.Dialect == schemas.VSCode {
@@ -146,38 +164,9 @@ func (c *schemaCheck) reader(r *registry.Reader) {
 	}
 }
 
-// schemaServers is ServerMap.Servers in linear time: one server per
-// name, the last definition, in file order. (Servers looks each name up
-// with Node.Get, a backward scan, which is quadratic: 6 s for the 50,000
-// servers of a 5 MB file.)
-func schemaServers(sm *ServerMap) []*Server {
-	if sm.Node == nil || sm.Node.Kind != jsonc.Object {
-		return nil
-	}
-	out := make([]*Server, 0, len(sm.Node.Members))
-	for _, m := range schemaLastMembers(sm.Node) {
-		out = append(out, &Server{Name: m.Key.Str, Map: sm, Member: m})
-	}
-	return out
-}
-
 // schemaLastMembers returns the members of the object n that are the last
 // with their key (the ones every tool reads), in file order.
-func schemaLastMembers(n *jsonc.Node) []*jsonc.Member {
-	last := make(map[string]int, len(n.Members))
-	for i, m := range n.Members {
-		if m.Key != nil {
-			last[m.Key.Str] = i
-		}
-	}
-	out := make([]*jsonc.Member, 0, len(last))
-	for i, m := range n.Members {
-		if m.Key != nil && last[m.Key.Str] == i {
-			out = append(out, m)
-		}
-	}
-	return out
-}
+func schemaLastMembers(n *jsonc.Node) []*jsonc.Member { return lastMembers(n) }
 
 // addBadMap records that the server map sm, read by r, is not an object.
 func (c *schemaCheck) addBadMap(sm *ServerMap, r *registry.Reader) {
@@ -193,32 +182,106 @@ func (c *schemaCheck) addBadMap(sm *ServerMap, r *registry.Reader) {
 	c.notObject = append(c.notObject, &schemaBadMap{sm: sm, readers: []*registry.Reader{r}})
 }
 
-// addServer records r's verdict on the server s.
-func (c *schemaCheck) addServer(s *Server, r *registry.Reader) {
-	sub := c.subjectFor(s.Member, func() *schemaSubject {
-		return &schemaSubject{noun: "server", name: s.Name, nameTok: s.Key().Span, value: s.Value()}
-	})
-	if sub == nil {
-		return
+// serverSubjects returns the subjects of the servers in the map sm, one
+// per name (the last definition), in file order, creating them on first
+// sight; nil stands for a definition that holds a syntax error: the
+// syntax error explains it, the value is probably being typed, and strict
+// readers drop the whole file anyway. A reader's verdict on a subject is
+// made when the subject is reconciled.
+func (c *schemaCheck) serverSubjects(sm *ServerMap) []*schemaSubject {
+	if subs, ok := c.servers[sm.Node]; ok {
+		return subs
 	}
-	sub.verdicts = append(sub.verdicts, c.judge(sub, string(r.Dialect), "", r))
+	ms := c.in.index.lastMembers(sm.Node)
+	subs := make([]*schemaSubject, len(ms))
+	// One allocation for all the subjects, one for their reader lists.
+	slab := make([]schemaSubject, len(ms))
+	nr := len(c.in.Kind.Readers)
+	readers := make([]*registry.Reader, len(ms)*nr)
+	noMemo := len(ms) > entryMemoGeneration
+	for i, m := range ms {
+		if c.hasSyntaxError(m.Value.Span) || m.Value.Kind == jsonc.Invalid {
+			continue
+		}
+		slab[i] = schemaSubject{noun: "server", name: m.Key.Str, nameTok: m.Key.Span, value: m.Value, member: m,
+			readers: readers[i*nr : i*nr : (i+1)*nr], noMemo: noMemo}
+		subs[i] = &slab[i]
+		c.subjects = append(c.subjects, subs[i])
+	}
+	if c.servers == nil {
+		c.servers = map[*jsonc.Node][]*schemaSubject{}
+	}
+	c.servers[sm.Node] = subs
+	return subs
 }
 
-// subjectFor returns the subject for member m, creating it with mk on first
-// sight. It returns nil for a definition that holds a syntax error: the
-// syntax error explains it, the value is probably being typed, and strict
-// readers drop the whole file anyway.
-func (c *schemaCheck) subjectFor(m *jsonc.Member, mk func() *schemaSubject) *schemaSubject {
-	if s, ok := c.seen[m]; ok {
-		return s
+// schemaSubjectMemo holds the reconciled findings on server entries, by
+// the readers (tool, dialect) judging them and the member's text: what
+// reconciliation reads besides the verdicts, which depend on nothing
+// else (see schema_memo.go and semantic_memo.go). An edit changes one
+// entry of a large file; the others' findings are re-based, not redone.
+var schemaSubjectMemo = &entryMemo[[]Diagnostic]{}
+
+// subjectDiagnostics judges sub as each of its readers reads it and
+// reconciles the verdicts, through schemaSubjectMemo where it can.
+func (c *schemaCheck) subjectDiagnostics(sub *schemaSubject) []Diagnostic {
+	if sub.member == nil {
+		return c.reconcile(sub) // an input, judged already
 	}
-	var s *schemaSubject
-	if !c.hasSyntaxError(m.Value.Span) && m.Value.Kind != jsonc.Invalid {
-		s = mk()
-		c.subjects = append(c.subjects, s)
+	k, memo := c.subjectMemoKey(sub)
+	memo = memo && !sub.noMemo && memoSafe(c.f, c.in.index, sub.member)
+	at := sub.member.Span.Start
+	text := c.f.Src[at:sub.member.Span.End]
+	if memo {
+		if ds, ok := schemaSubjectMemo.get(k, text); ok {
+			out := make([]Diagnostic, len(ds))
+			for i, d := range ds {
+				out[i] = rebase(d, at)
+			}
+			return out
+		}
 	}
-	c.seen[m] = s
-	return s
+	for _, r := range sub.readers {
+		sub.verdicts = append(sub.verdicts, c.judge(sub, string(r.Dialect), "", r))
+	}
+	ds := c.reconcile(sub)
+	if memo {
+		schemaSubjectMemo.put(k, string(text), memoDiagnostics(ds, at))
+	}
+	return ds
+}
+
+// subjectMemoKey is the schemaSubjectMemo key of a server subject. ok is
+// false when it cannot be memoised: a reader that reads it twice (through
+// two server-map paths), or readers not from the file's kind.
+func (c *schemaCheck) subjectMemoKey(sub *schemaSubject) (k entryMemoKey, ok bool) {
+	var set uint64
+	for _, r := range sub.readers {
+		i := -1
+		for j := range c.in.Kind.Readers {
+			if &c.in.Kind.Readers[j] == r {
+				i = j
+				break
+			}
+		}
+		if i < 0 || i >= 64 || set&(1<<i) != 0 {
+			return k, false
+		}
+		set |= 1 << i
+	}
+	ctx, ok := c.memoCtx[set]
+	if !ok {
+		var b []byte
+		for _, r := range sub.readers {
+			b = appendReaderKey(b, r)
+		}
+		ctx = string(b)
+		if c.memoCtx == nil {
+			c.memoCtx = map[uint64]string{}
+		}
+		c.memoCtx[set] = ctx
+	}
+	return entryMemoKey{reg: c.in.Registry, ctx: ctx}, true
 }
 
 // judge validates sub as reader r reads it. def is the schema definition
@@ -232,7 +295,12 @@ func (c *schemaCheck) judge(sub *schemaSubject, dialect, def string, r *registry
 	}
 	start := sub.value.Span.Start
 	// The parse's own source, which the spans index, is the entry's text.
-	res := schemaValidateMemo(dialect, def, c.f.Src[start:sub.value.Span.End], sub.value)
+	var res schemaEntryResult
+	if sub.noMemo {
+		res = schemaValidateRelative(dialect, def, sub.value)
+	} else {
+		res = schemaValidateMemo(dialect, def, c.f.Src[start:sub.value.Span.End], sub.value)
+	}
 	v.def = res.def
 	v.read = res.def != ""
 	v.problems = make([]schemaProblem, len(res.problems))

@@ -14,13 +14,15 @@ import (
 // Decoding and validating is most of the cost of analysing a large file,
 // and an edit changes one entry, so the verdicts are memoised by text.
 //
-// This is the one piece of state in the analysis package, which is
-// otherwise pure. It is acceptable because it is invisible: a hit returns
-// exactly what the computation would (spans are stored relative to the
-// entry and re-based by the caller), it does no I/O and starts no
-// goroutines, it is bounded in size, and a mutex makes it safe for the
-// language server's concurrent workers. A per-snapshot cache passed in
-// FileInput would be the cleaner home; this one needs no API change.
+// This memo, and the per-entry memos of reconciled schema findings
+// (schemaSubjectMemo) and of semantic findings (semantic_memo.go), are
+// the only state in the analysis package, which is otherwise pure. They
+// are acceptable because they are invisible: a hit returns exactly what
+// the computation would (spans are stored relative to the entry and
+// re-based by the caller, Data is copied), they do no I/O and start no
+// goroutines, they are bounded in size, and a mutex makes each safe for
+// the language server's concurrent workers. A per-snapshot cache passed
+// in FileInput would be the cleaner home; these need no API change.
 
 // schemaMemoGeneration is how many verdicts one generation holds. Two
 // generations are kept (see schemaMemo), so at most twice this many
@@ -50,12 +52,19 @@ func schemaValidateMemo(dialect, def string, text []byte, n *jsonc.Node) schemaE
 	if r, ok := schemaMemoCache.get(k, text); ok {
 		return r
 	}
+	r := schemaValidateRelative(dialect, def, n)
+	schemaMemoCache.put(k, string(text), r)
+	return r
+}
+
+// schemaValidateRelative is schemaValidateEntry with spans relative to
+// the entry's start, as the memo keeps them.
+func schemaValidateRelative(dialect, def string, n *jsonc.Node) schemaEntryResult {
 	r := schemaValidateEntry(dialect, def, n)
 	for i := range r.problems {
 		p := &r.problems[i]
 		p.span = span.New(p.span.Start-n.Span.Start, p.span.End-n.Span.Start)
 	}
-	schemaMemoCache.put(k, string(text), r)
 	return r
 }
 

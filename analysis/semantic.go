@@ -77,13 +77,21 @@ func checkSemantics(in FileInput) []Diagnostic {
 	if in.Parsed == nil {
 		in.Parsed = jsonc.Parse(in.Content)
 	}
+	if in.index == nil {
+		in.index = &parseIndex{}
+	}
 	c := &semantic{in: in, f: in.Parsed}
 	c.fileRules()
 	groups := c.serverMaps()
 	c.emptyServerMap(groups)
 	for _, g := range groups {
-		for _, s := range g.sm.Servers() {
-			c.serverRules(newSemEntry(s, g.readers, c.syntaxErrorIn(s.Value().Span)))
+		k, memo := c.memoKey(g)
+		ms := c.in.index.lastMembers(g.sm.Node)
+		// A map larger than a memo generation would only churn the memo:
+		// cycling through more entries than it keeps, every lookup misses.
+		memo = memo && len(ms) <= entryMemoGeneration
+		for _, m := range ms {
+			c.server(m, g, k, memo)
 		}
 	}
 	c.fileReferences()
@@ -147,6 +155,23 @@ func (c *semantic) syntaxErrorIn(sp span.Span) bool {
 
 // serverRules runs every per-server rule on e.
 func (c *semantic) serverRules(e *semEntry) {
+	c.entryRules(e)
+	if e.obj == nil || c.in.Resolver == nil {
+		return
+	}
+	var starters []*registry.Reader
+	for i, r := range e.readers {
+		if semTransportOf(e.defs[i]) == semStdio {
+			starters = append(starters, r)
+		}
+	}
+	c.commandLookup(e.s, starters, e.has("cwd"))
+}
+
+// entryRules runs the per-server rules that depend on nothing but the
+// entry's text, its readers and the file's VS Code inputs (see
+// semantic_memo.go): every one but command-not-found.
+func (c *semantic) entryRules(e *semEntry) {
 	c.nameRules(e)
 	if e.obj == nil {
 		return // not an object, or being typed: schema and syntax rules say so
@@ -155,7 +180,6 @@ func (c *semantic) serverRules(e *semEntry) {
 	c.keyRules(e)
 	c.secretRules(e)
 	c.interpolationRules(e)
-	c.commandLookup(e)
 }
 
 // semEntry is one server as each of its readers reads it.

@@ -38,12 +38,13 @@ func semProgramNode(s *Server) *jsonc.Node {
 	return nil
 }
 
-// commandLookup runs command-not-found on one entry.
-func (c *semantic) commandLookup(e *semEntry) {
-	if c.in.Resolver == nil {
+// commandLookup runs command-not-found on server s, which starters read
+// as a local (stdio) server; hasCwd: its definition sets "cwd".
+func (c *semantic) commandLookup(s *Server, starters []*registry.Reader, hasCwd bool) {
+	if c.in.Resolver == nil || len(starters) == 0 {
 		return
 	}
-	n := semProgramNode(e.s)
+	n := semProgramNode(s)
 	if n == nil {
 		return
 	}
@@ -51,26 +52,17 @@ func (c *semantic) commandLookup(e *semEntry) {
 	if strings.TrimSpace(prog) == "" || strings.ContainsAny(prog, "${%") || strings.HasPrefix(prog, "~") {
 		return // empty-command's case, or a value only the environment decides
 	}
-	var starters []*registry.Reader
-	for i, r := range e.readers {
-		if semTransportOf(e.defs[i]) == semStdio {
-			starters = append(starters, r)
-		}
-	}
-	if len(starters) == 0 {
-		return
-	}
 	isPath := strings.ContainsAny(prog, `/\`)
 	abs := filepath.IsAbs(prog) || semWindowsAbs(prog) || strings.HasPrefix(prog, `\\`)
 	dir := c.workspaceDir()
-	if isPath && !abs && (dir == "" || e.has("cwd")) {
+	if isPath && !abs && (dir == "" || hasCwd) {
 		return // relative to a directory we do not know
 	}
 	if c.in.Resolver.LookPath(prog, dir) {
 		return
 	}
 	shown := semQuoteCommand(prog)
-	data := semData(e.s.Name, starters)
+	data := semData(s.Name, starters)
 	if shown != "the command" {
 		data["command"] = prog
 	}
@@ -87,7 +79,7 @@ func (c *semantic) commandLookup(e *semEntry) {
 		Span:     n.Span,
 		Severity: SeverityWarning,
 		Code:     CodeCommandNotFound,
-		Message: semMessage(fmt.Sprintf("%s cannot start server %s", semReaderNames(c.in, starters), semQuote(e.s.Name)),
+		Message: semMessage(fmt.Sprintf("%s cannot start server %s", semReaderNames(c.in, starters), semQuote(s.Name)),
 			reason, "", ""),
 		Data: data,
 	})

@@ -31,7 +31,9 @@ func (c *semantic) nameRules(e *semEntry) {
 		}
 		reserved = append(reserved, semVerdict{r, o})
 		o = outAccepted
-		if re := semNameRegexp(t.ServerNames.Forbidden); re != nil {
+		if re := semNameRegexp(t.ServerNames.Forbidden); re != nil && re.MatchString(name) {
+			// MatchString first: it allocates nothing, and names are
+			// nearly always fine.
 			if found := re.FindAllString(name, -1); len(found) > 0 {
 				o = semRejects(r)
 				for _, ch := range found {

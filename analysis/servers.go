@@ -1,9 +1,12 @@
 package analysis
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -88,26 +91,147 @@ func appendMaps(out []*ServerMap, n *jsonc.Node, m *jsonc.Member, prefix, patter
 }
 
 // Servers lists the servers of a map in file order, one per name.
-func (sm *ServerMap) Servers() []*Server {
+func (sm *ServerMap) Servers() []*Server { return sm.servers(nil) }
+
+// servers is Servers with the key maps of one analysis.
+func (sm *ServerMap) servers(keys *parseIndex) []*Server {
 	if sm.Node == nil || sm.Node.Kind != jsonc.Object {
 		return nil
 	}
-	// The last member of each name wins; a map (not Node.Get, a linear
-	// scan) keeps this linear for maps of thousands of servers.
-	last := make(map[string]*jsonc.Member, len(sm.Node.Members))
-	for _, m := range sm.Node.Members {
+	ms := keys.lastMembers(sm.Node)
+	// One allocation for all the servers: a map can hold thousands.
+	slab := make([]Server, len(ms))
+	out := make([]*Server, len(ms))
+	for i, m := range ms {
+		slab[i] = Server{Name: m.Key.Str, Map: sm, Member: m}
+		out[i] = &slab[i]
+	}
+	return out
+}
+
+// lastMembers returns the members of the object n that are the last with
+// their key (the ones every tool reads), in file order. It is n.Members
+// itself when no key repeats, the common case; do not modify it.
+func lastMembers(n *jsonc.Node) []*jsonc.Member { return (*parseIndex)(nil).lastMembers(n) }
+
+// parseIndex remembers what the syntax, semantic and schema checks each
+// need to know about one parse: the key maps of its large objects (a
+// server map holds thousands of servers) and the lines holding syntax
+// errors. A nil *parseIndex remembers nothing.
+type parseIndex struct {
+	last     map[*jsonc.Node]map[string]*jsonc.Member
+	errLines []span.Span
+	errDone  bool
+}
+
+// errorLines returns the ranges of whole lines holding a syntax error of
+// f, in order and disjoint: from the start of the line where an error
+// starts to the line break (or the end of the input) ending the line where
+// it ends, that break included. Each line is scanned once, so this is
+// linear even for a one-line file full of errors.
+func (x *parseIndex) errorLines(f *jsonc.File) []span.Span {
+	if x != nil && x.errDone {
+		return x.errLines
+	}
+	var out []span.Span
+	src := f.Src
+	lineEnd := func(at int) int {
+		if i := bytes.IndexByte(src[at:], '\n'); i >= 0 {
+			return at + i
+		}
+		return len(src)
+	}
+	for _, e := range f.Errors {
+		if n := len(out); n > 0 && e.Span.Start <= out[n-1].End {
+			if e.Span.End > out[n-1].End { // an error spanning lines
+				out[n-1].End = lineEnd(e.Span.End)
+			}
+			continue
+		}
+		floor := 0
+		if n := len(out); n > 0 {
+			floor = out[n-1].End
+		}
+		start := floor
+		if i := bytes.LastIndexByte(src[floor:e.Span.Start], '\n'); i >= 0 {
+			start = floor + i + 1
+		}
+		out = append(out, span.New(start, lineEnd(max(e.Span.Start, e.Span.End))))
+	}
+	if x != nil {
+		x.errLines, x.errDone = out, true
+	}
+	return out
+}
+
+// lastByKey is lastByKey(n), remembered for large objects.
+func (x *parseIndex) lastByKey(n *jsonc.Node) map[string]*jsonc.Member {
+	if x == nil || len(n.Members) <= 16 {
+		return lastByKey(n)
+	}
+	if last, ok := x.last[n]; ok {
+		return last
+	}
+	last := lastByKey(n)
+	if x.last == nil {
+		x.last = map[*jsonc.Node]map[string]*jsonc.Member{}
+	}
+	x.last[n] = last
+	return last
+}
+
+// lastMembers is lastMembers(n) with x's key maps.
+func (x *parseIndex) lastMembers(n *jsonc.Node) []*jsonc.Member {
+	last := x.lastByKey(n)
+	if last == nil && !slices.ContainsFunc(n.Members, func(m *jsonc.Member) bool { return m.Key == nil }) {
+		return n.Members
+	}
+	out := make([]*jsonc.Member, 0, len(n.Members))
+	for _, m := range n.Members {
+		if m.Key != nil && (last == nil || last[m.Key.Str] == m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// lastByKey maps each key of the object n to its last member, or returns
+// nil when no key repeats (the common case, found without a map for
+// small objects: servers and their fields have a handful of keys).
+func lastByKey(n *jsonc.Node) map[string]*jsonc.Member {
+	ms := n.Members
+	if len(ms) <= 16 {
+		dup := false
+	small:
+		for i := 1; i < len(ms); i++ {
+			if ms[i].Key == nil {
+				continue
+			}
+			for _, o := range ms[:i] {
+				if o.Key != nil && o.Key.Str == ms[i].Key.Str {
+					dup = true
+					break small
+				}
+			}
+		}
+		if !dup {
+			return nil
+		}
+	}
+	last := make(map[string]*jsonc.Member, len(ms))
+	dup := false
+	for _, m := range ms {
 		if m.Key != nil {
+			if _, seen := last[m.Key.Str]; seen {
+				dup = true
+			}
 			last[m.Key.Str] = m
 		}
 	}
-	out := make([]*Server, 0, len(last))
-	for _, m := range sm.Node.Members {
-		if m.Key == nil || last[m.Key.Str] != m {
-			continue
-		}
-		out = append(out, &Server{Name: m.Key.Str, Map: sm, Member: m})
+	if !dup {
+		return nil
 	}
-	return out
+	return last
 }
 
 // Decode converts a node to the value encoding/json would produce with

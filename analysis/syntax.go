@@ -84,7 +84,7 @@ func checkSyntax(in FileInput) []Diagnostic {
 	}
 
 	if f.Root != nil {
-		ds = append(ds, duplicateKeys(f.Root)...)
+		ds = append(ds, duplicateKeys(in.index, f.Root)...)
 	}
 	return ds
 }
@@ -109,7 +109,7 @@ func emptyFile(in FileInput) Diagnostic {
 // without a word; the related information points at the one that counts.
 // The walk is iterative: nesting depth is bounded by the parser, but a
 // wide tree must not cost a deep recursion either.
-func duplicateKeys(root *jsonc.Node) []Diagnostic {
+func duplicateKeys(keys *parseIndex, root *jsonc.Node) []Diagnostic {
 	var ds []Diagnostic
 	stack := []*jsonc.Node{root}
 	for len(stack) > 0 {
@@ -117,14 +117,9 @@ func duplicateKeys(root *jsonc.Node) []Diagnostic {
 		stack = stack[:len(stack)-1]
 		switch n.Kind {
 		case jsonc.Object:
-			last := make(map[string]*jsonc.Member, len(n.Members))
+			last := keys.lastByKey(n)
 			for _, m := range n.Members {
-				if m.Key != nil {
-					last[m.Key.Str] = m
-				}
-			}
-			for _, m := range n.Members {
-				if m.Key != nil && last[m.Key.Str] != m {
+				if m.Key != nil && last != nil && last[m.Key.Str] != m {
 					winner := last[m.Key.Str]
 					ds = append(ds, Diagnostic{
 						Span:     m.Key.Span,

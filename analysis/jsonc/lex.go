@@ -49,33 +49,39 @@ type lexer struct {
 	log      errorLog
 }
 
-// next returns the next token, skipping whitespace and comments.
-func (l *lexer) next() token {
+// next stores the next token in t, skipping whitespace and comments. (It
+// fills t in place: a token is several words, and this is the innermost
+// loop of Parse.)
+func (l *lexer) next(t *token) {
 	l.skipTrivia()
 	start := l.pos
 	if start == len(l.src) {
-		return token{kind: tokEOF, span: span.New(start, start)}
+		*t = token{kind: tokEOF, span: span.New(start, start)}
+		return
 	}
 	c := l.src[start]
 	if k := punctuation(c); k != tokEOF {
 		l.pos++
-		return token{kind: k, span: span.New(start, l.pos)}
+		*t = token{kind: k, span: span.New(start, l.pos)}
+		return
 	}
 	switch {
 	case c == '"' || c == '\'':
-		return l.string(c)
+		l.string(c, t)
+		return
 	case isWordByte(c):
 		src, i := l.src, start+1
 		for i < len(src) && isWordByte(src[i]) {
 			i++
 		}
 		l.pos = i
-		return token{kind: tokWord, span: span.New(start, i)}
+		*t = token{kind: tokWord, span: span.New(start, i)}
+		return
 	}
 	for l.pos < len(l.src) && l.isJunk(l.pos) {
 		l.pos++
 	}
-	return token{kind: tokJunk, span: span.New(start, l.pos)}
+	*t = token{kind: tokJunk, span: span.New(start, l.pos)}
 }
 
 func punctuation(c byte) tokenKind {
@@ -181,21 +187,34 @@ func (l *lexer) checkUTF8(start, end int) {
 // string scans a string starting with quote at l.pos. Strings cannot span
 // lines, so an unterminated string ends at the end of its line (see
 // unterminated) instead of swallowing the rest of the file.
-func (l *lexer) string(quote byte) token {
+func (l *lexer) string(quote byte, t *token) {
 	start := l.pos
 	// Fast path: no escapes, control characters or invalid UTF-8, so the
 	// value is a substring of the text.
 	src, i := l.src, start+1
 	for i < len(src) {
+		// Skip the bytes that need no attention, most of a string.
+		for i < len(src) && !strSpecial[src[i]] {
+			i++
+		}
+		if i == len(src) {
+			break
+		}
 		c := src[i]
 		if c == quote {
 			l.pos = i + 1
-			return l.stringToken(start, l.text[start+1:i], true)
+			if quote == '\'' {
+				*t = l.stringToken(start, l.text[start+1:i], true)
+				return
+			}
+			// A closed double-quoted string: nothing to report.
+			*t = token{kind: tokString, span: span.New(start, i+1), str: l.text[start+1 : i], closed: true}
+			return
 		}
 		if c == '\\' || c < 0x20 {
 			break
 		}
-		if c < utf8.RuneSelf {
+		if c < utf8.RuneSelf { // the other quote
 			i++
 			continue
 		}
@@ -207,8 +226,17 @@ func (l *lexer) string(quote byte) token {
 	}
 	buf := make([]byte, 0, i-start+16)
 	buf = append(buf, l.src[start+1:i]...)
-	return l.slowString(quote, start, i, buf)
+	*t = l.slowString(quote, start, i, buf)
 }
+
+// strSpecial marks the bytes the string fast path must look at: quotes,
+// backslashes, control characters and the start of non-ASCII sequences.
+var strSpecial = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '"' || c == '\'' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf
+	}
+	return t
+}()
 
 // slowString continues scanning a string at i, decoding into buf.
 func (l *lexer) slowString(quote byte, start, i int, buf []byte) token {

@@ -34,7 +34,7 @@ func Parse(src []byte) *File {
 		p.pos = len(bom)
 	}
 	p.prevEnd = p.pos
-	p.tok = p.next()
+	p.next(&p.tok)
 	f.Root = p.file()
 	f.Comments, f.TrailingCommas = p.comments, p.trailingCommas
 	// Errors are recorded nearly in order: the lexical errors of a peeked
@@ -89,7 +89,7 @@ func (p *parser) advance() {
 		p.tok, p.hasAhead = p.ahead, false
 		return
 	}
-	p.tok = p.next()
+	p.next(&p.tok)
 }
 
 // accept consumes the current token as part of the structure. A string
@@ -106,7 +106,8 @@ func (p *parser) skip() { p.advance() }
 // peek returns the token after the current one.
 func (p *parser) peek() token {
 	if !p.hasAhead {
-		p.ahead, p.hasAhead = p.next(), true
+		p.next(&p.ahead)
+		p.hasAhead = true
 	}
 	return p.ahead
 }
@@ -373,26 +374,29 @@ func (p *parser) object(depth int) *Node {
 func (p *parser) members(obj *Node, depth int) {
 	needComma := false
 	for {
-		switch tok := p.tok; {
-		case tok.kind == tokRBrace:
+		// The kind is all most iterations look at: the token itself is
+		// several words, not worth copying.
+		switch kind := p.tok.kind; {
+		case kind == tokRBrace:
 			p.close(obj)
 			return
-		case tok.kind == tokEOF || tok.kind == tokRBracket && p.openArrays > 0:
+		case kind == tokEOF || kind == tokRBracket && p.openArrays > 0:
 			p.unclosed(obj, CodeUnclosedObject, "unclosed object: expected '}'")
 			return
-		case tok.kind == tokComma && needComma:
+		case kind == tokComma && needComma:
+			comma := p.tok.span
 			p.accept()
-			p.noteTrailingComma(tok, tokRBrace)
+			p.noteTrailingComma(comma, tokRBrace)
 			needComma = false
-		case tok.kind == tokString || tok.kind == tokWord:
+		case kind == tokString || kind == tokWord:
 			if needComma {
-				p.errorf(tok.span, CodeMissingComma, "expected ',' or '}' after object member")
+				p.errorf(p.tok.span, CodeMissingComma, "expected ',' or '}' after object member")
 			}
 			p.memberStack = append(p.memberStack, p.member(depth))
 			needComma = true
-		case tok.kind == tokLBrace || tok.kind == tokLBracket:
+		case kind == tokLBrace || kind == tokLBracket:
 			// A value without a name; skip all of it, not just the bracket.
-			p.errorf(tok.span, CodeUnexpectedToken, "expected property name or '}', found %s", p.describe(tok))
+			p.errorf(p.tok.span, CodeUnexpectedToken, "expected property name or '}', found %s", p.describe(p.tok))
 			p.skipValue()
 		default: // ',' without a member before it, ':', junk, stray ']'
 			p.unexpected("expected property name or '}'")
@@ -419,15 +423,15 @@ func (p *parser) member(depth int) *Member {
 // well be a stray value ({"a": 1 2}); a missing colon after it is then a
 // consequence, not a second mistake.
 func (p *parser) key() *Node {
-	tok := p.tok
-	n := p.newNode(String, tok.span)
-	if tok.kind != tokWord {
-		n.Str, n.Closed = tok.str, tok.closed
+	sp := p.tok.span
+	n := p.newNode(String, sp)
+	if p.tok.kind != tokWord {
+		n.Str, n.Closed = p.tok.str, p.tok.closed
 		p.accept()
 		return n
 	}
-	n.Str, n.Closed = p.text[tok.span.Start:tok.span.End], true // nothing to close
-	p.errorf(tok.span, CodeUnquotedKey, "property name %s must be in double quotes", truncate(n.Str))
+	n.Str, n.Closed = p.text[sp.Start:sp.End], true // nothing to close
+	p.errorf(sp, CodeUnquotedKey, "property name %s must be in double quotes", truncate(n.Str))
 	p.skip()
 	return n
 }
@@ -437,11 +441,13 @@ func (p *parser) key() *Node {
 // token, whether the value is there anyway ({"a" 1}) or not ({"a"},
 // {"a" "b": 1}).
 func (p *parser) colon(m *Member) bool {
+	if p.tok.kind == tokColon { // the common case, without copying the token
+		m.Colon = p.tok.span.Start
+		p.accept()
+		return true
+	}
 	const msg = "expected ':' after property name"
 	switch tok := p.tok; {
-	case tok.kind == tokColon:
-		m.Colon = tok.span.Start
-		p.accept()
 	case tok.kind == tokJunk: // {"a" = 1}: take the junk for a misspelt colon
 		p.errorf(p.skipToken(), CodeMissingColon, "%s, found %s", msg, p.describe(tok))
 	case (tok.kind == tokString || tok.kind == tokWord) && p.peek().kind == tokColon:
@@ -478,26 +484,27 @@ func (p *parser) array(depth int) *Node {
 func (p *parser) elements(arr *Node, depth int) {
 	needComma := false
 	for {
-		switch tok := p.tok; {
-		case tok.kind == tokRBracket:
+		switch kind := p.tok.kind; {
+		case kind == tokRBracket:
 			p.close(arr)
 			return
-		case tok.kind == tokEOF || tok.kind == tokRBrace && p.openObjects > 0:
+		case kind == tokEOF || kind == tokRBrace && p.openObjects > 0:
 			p.unclosed(arr, CodeUnclosedArray, "unclosed array: expected ']'")
 			return
-		case tok.kind == tokComma:
+		case kind == tokComma:
+			comma := p.tok.span
 			if !needComma { // [,1] or [1,,2]: keep the hole so indexes match the text
 				p.elementStack = append(p.elementStack, p.missing())
-				p.errorf(tok.span, CodeMissingValue, "expected a value before ','")
+				p.errorf(comma, CodeMissingValue, "expected a value before ','")
 			}
 			p.accept()
 			if needComma {
-				p.noteTrailingComma(tok, tokRBracket)
+				p.noteTrailingComma(comma, tokRBracket)
 			}
 			needComma = false
-		case startsValue(tok.kind):
+		case startsValue(kind):
 			if needComma {
-				p.errorf(tok.span, CodeMissingComma, "expected ',' or ']' after array element")
+				p.errorf(p.tok.span, CodeMissingComma, "expected ',' or ']' after array element")
 			}
 			p.elementStack = append(p.elementStack, p.value(depth))
 			needComma = true
@@ -507,11 +514,11 @@ func (p *parser) elements(arr *Node, depth int) {
 	}
 }
 
-// noteTrailingComma records comma, just accepted, if it is followed by the
-// closing bracket.
-func (p *parser) noteTrailingComma(comma token, closer tokenKind) {
+// noteTrailingComma records the comma at span comma, just accepted, if it
+// is followed by the closing bracket.
+func (p *parser) noteTrailingComma(comma span.Span, closer tokenKind) {
 	if p.tok.kind == closer {
-		p.trailingCommas = append(p.trailingCommas, comma.span)
+		p.trailingCommas = append(p.trailingCommas, comma)
 	}
 }
 
