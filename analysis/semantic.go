@@ -128,6 +128,11 @@ func (c *semantic) serverMaps() []*semMap {
 	var out []*semMap
 	for i := range c.in.Kind.Readers {
 		r := &c.in.Kind.Readers[i]
+		if !slices.Contains(schemas.Dialects(), string(r.Dialect)) {
+			// A dialect mcp-lsp has no schema for (Nyzhi's TOML): its
+			// entry rules are unknown, so no rule speaks for it.
+			continue
+		}
 	maps:
 		for _, sm := range FindServerMaps(c.f, r) {
 			if sm.Node.Kind != jsonc.Object {
