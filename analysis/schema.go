@@ -198,7 +198,7 @@ func (c *schemaCheck) serverSubjects(sm *ServerMap) []*schemaSubject {
 	slab := make([]schemaSubject, len(ms))
 	nr := len(c.in.Kind.Readers)
 	readers := make([]*registry.Reader, len(ms)*nr)
-	noMemo := len(ms) > entryMemoGeneration
+	noMemo := len(ms) > memoGeneration
 	for i, m := range ms {
 		if c.hasSyntaxError(m.Value.Span) || m.Value.Kind == jsonc.Invalid {
 			continue
@@ -220,7 +220,7 @@ func (c *schemaCheck) serverSubjects(sm *ServerMap) []*schemaSubject {
 // reconciliation reads besides the verdicts, which depend on nothing
 // else (see schema_memo.go and semantic_memo.go). An edit changes one
 // entry of a large file; the others' findings are re-based, not redone.
-var schemaSubjectMemo = &entryMemo[[]Diagnostic]{}
+var schemaSubjectMemo = &entryMemo[entryMemoKey, []Diagnostic]{}
 
 // subjectDiagnostics judges sub as each of its readers reads it and
 // reconciles the verdicts, through schemaSubjectMemo where it can.

@@ -71,19 +71,6 @@ func analyze(src []byte, k *registry.FileKind) []Diagnostic {
 	return AnalyzeFile(FileInput{Path: "/p/.mcp.json", Content: src, Parsed: jsonc.Parse(src), Kind: k})
 }
 
-// reset empties the verdict memo, for cold-start measurements.
-func (m *schemaMemo) reset() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.cur, m.old, m.n = nil, nil, 0
-}
-
-func (m *entryMemo[V]) reset() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.cur, m.old, m.n = nil, nil, 0
-}
-
 // resetMemos empties every memo: a cold start.
 func resetMemos() {
 	schemaMemoCache.reset()

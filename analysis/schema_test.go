@@ -492,8 +492,8 @@ func TestSchema_ValidFilesAreQuiet(t *testing.T) {
 
 // The memo never holds more than two generations.
 func TestSchema_MemoIsBounded(t *testing.T) {
-	var m schemaMemo
-	for i := range 3*schemaMemoGeneration + 7 {
+	var m entryMemo[schemaMemoKey, schemaEntryResult]
+	for i := range 3*memoGeneration + 7 {
 		m.put(schemaMemoKey{"claude-code", ""}, fmt.Sprint(i), schemaEntryResult{def: "stdioServer"})
 	}
 	total := 0
@@ -502,10 +502,10 @@ func TestSchema_MemoIsBounded(t *testing.T) {
 			total += len(inner)
 		}
 	}
-	if total > 2*schemaMemoGeneration {
-		t.Errorf("memo holds %d entries, bound is %d", total, 2*schemaMemoGeneration)
+	if total > 2*memoGeneration {
+		t.Errorf("memo holds %d entries, bound is %d", total, 2*memoGeneration)
 	}
-	if _, ok := m.get(schemaMemoKey{"claude-code", ""}, []byte(fmt.Sprint(3*schemaMemoGeneration+6))); !ok {
+	if _, ok := m.get(schemaMemoKey{"claude-code", ""}, []byte(fmt.Sprint(3*memoGeneration+6))); !ok {
 		t.Error("the most recent entry was evicted")
 	}
 }

@@ -89,7 +89,7 @@ func checkSemantics(in FileInput) []Diagnostic {
 		ms := c.in.index.lastMembers(g.sm.Node)
 		// A map larger than a memo generation would only churn the memo:
 		// cycling through more entries than it keeps, every lookup misses.
-		memo = memo && len(ms) <= entryMemoGeneration
+		memo = memo && len(ms) <= memoGeneration
 		for _, m := range ms {
 			c.server(m, g, k, memo)
 		}

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
@@ -36,67 +35,12 @@ import (
 // recovery and its suppression of consequential errors depend on what
 // precedes the entry, so the same bytes need not give the same tree.
 
-// entryMemoGeneration is how many entries one generation of an
-// entryMemo holds (two are kept): a few 1,000-server files, a few
-// megabytes at most.
-const entryMemoGeneration = 4096
-
 // entryMemoKey is everything outside an entry's text that the memoised
 // findings depend on. The registry pointer keeps the registry alive while
 // cached, so it cannot be confused with a later one at the same address.
 type entryMemoKey struct {
 	reg *registry.Registry
 	ctx string // the readers (tool, dialect) and, for VS Code, the input ids
-}
-
-// entryMemo maps (key, entry text) to what the rules found, in two
-// generations as schemaMemo does: lookups hit the current generation or
-// promote from the previous one; a full current generation becomes the
-// previous one and the oldest is dropped whole.
-type entryMemo[V any] struct {
-	mu       sync.Mutex
-	cur, old map[entryMemoKey]map[string]V
-	n        int // entries in cur
-}
-
-func (m *entryMemo[V]) get(k entryMemoKey, text []byte) (V, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if r, ok := m.cur[k][string(text)]; ok {
-		return r, true
-	}
-	if r, ok := m.old[k][string(text)]; ok {
-		m.insert(k, string(text), r)
-		return r, true
-	}
-	var zero V
-	return zero, false
-}
-
-func (m *entryMemo[V]) put(k entryMemoKey, text string, r V) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.insert(k, text, r)
-}
-
-// insert adds to the current generation, turning generations over when it
-// is full. The caller holds m.mu.
-func (m *entryMemo[V]) insert(k entryMemoKey, text string, r V) {
-	if m.n >= entryMemoGeneration {
-		m.old, m.cur, m.n = m.cur, nil, 0
-	}
-	if m.cur == nil {
-		m.cur = map[entryMemoKey]map[string]V{}
-	}
-	inner := m.cur[k]
-	if inner == nil {
-		inner = map[string]V{}
-		m.cur[k] = inner
-	}
-	if _, dup := inner[text]; !dup {
-		m.n++
-	}
-	inner[text] = r
 }
 
 // semMemoResult is what the memo keeps of one entry.
@@ -108,7 +52,7 @@ type semMemoResult struct {
 	cwd   bool // the definition sets "cwd"
 }
 
-var semMemoCache = &entryMemo[*semMemoResult]{}
+var semMemoCache = &entryMemo[entryMemoKey, *semMemoResult]{}
 
 // appendReaderKey appends the identity of reader r as the memoised rules
 // see it: its tool and dialect.

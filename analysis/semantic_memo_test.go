@@ -173,7 +173,7 @@ func TestMemoBypassedForHugeMaps(t *testing.T) {
 	t.Cleanup(resetAllMemos)
 	var b strings.Builder
 	b.WriteString("{\"mcpServers\": {\n")
-	for i := range entryMemoGeneration + 1 {
+	for i := range memoGeneration + 1 {
 		fmt.Fprintf(&b, "  \"s%d\": {\"type\": \"local\", \"command\": \"npx\", \"env\": {\"K\": \"{env:K}\"}},\n", i)
 	}
 	b.WriteString("  \"last\": {\"url\": \"https://x.example/mcp\"}\n}}\n")
@@ -185,7 +185,7 @@ func TestMemoBypassedForHugeMaps(t *testing.T) {
 	if again := AnalyzeFile(memoInput(t, v)); !reflect.DeepEqual(again, ds) {
 		t.Error("a second analysis differs")
 	}
-	if len(ds) < 2*entryMemoGeneration {
+	if len(ds) < 2*memoGeneration {
 		t.Errorf("%d findings, want several per server", len(ds))
 	}
 }

@@ -1,0 +1,66 @@
+package analysis
+
+import "sync"
+
+// memoGeneration is how many results one generation of an entryMemo
+// holds. Two generations are kept, so at most twice this many entries are
+// cached: enough for a few 1,000-server files read by two tools each, a
+// few megabytes at most.
+const memoGeneration = 4096
+
+// entryMemo maps (key, entry text) to what the rules found, in two
+// generations: lookups hit the current generation or
+// promote from the previous one; a full current generation becomes the
+// previous one and the oldest is dropped whole.
+type entryMemo[K comparable, V any] struct {
+	mu       sync.Mutex
+	cur, old map[K]map[string]V
+	n        int // entries in cur
+}
+
+func (m *entryMemo[K, V]) get(k K, text []byte) (V, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r, ok := m.cur[k][string(text)]; ok {
+		return r, true
+	}
+	if r, ok := m.old[k][string(text)]; ok {
+		m.insert(k, string(text), r)
+		return r, true
+	}
+	var zero V
+	return zero, false
+}
+
+func (m *entryMemo[K, V]) put(k K, text string, r V) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.insert(k, text, r)
+}
+
+// insert adds to the current generation, turning generations over when it
+// is full. The caller holds m.mu.
+func (m *entryMemo[K, V]) insert(k K, text string, r V) {
+	if m.n >= memoGeneration {
+		m.old, m.cur, m.n = m.cur, nil, 0
+	}
+	if m.cur == nil {
+		m.cur = map[K]map[string]V{}
+	}
+	inner := m.cur[k]
+	if inner == nil {
+		inner = map[string]V{}
+		m.cur[k] = inner
+	}
+	if _, dup := inner[text]; !dup {
+		m.n++
+	}
+	inner[text] = r
+}
+
+// reset empties the memo (cold-start measurements and tests).
+func (m *entryMemo[K, V]) reset() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.cur, m.old, m.n = nil, nil, 0
+}
