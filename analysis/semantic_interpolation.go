@@ -650,3 +650,41 @@ func semHex4(b []byte) (rune, int) {
 	}
 	return r, 4
 }
+
+// EnvReferences returns the environment variables s reads in the given
+// interpolation forms (the registry's spellings of one tool's forms), in
+// order and without repeats; required is false for a reference with a
+// default (${VAR:-x}), which does not depend on the variable. It is the
+// one scanner of interpolation: rules, hover and the effective view agree
+// on what a reference is.
+func EnvReferences(s string, forms []string) (names []string, required []bool) {
+	kinds := map[semVarKind]bool{}
+	for _, f := range forms {
+		if k, ok := semFormKinds[f]; ok {
+			kinds[k] = true
+		}
+	}
+	// A tool that writes ${VAR} also takes ${VAR:-default}, and vice versa.
+	if kinds[varDollar] || kinds[varDollarDefault] {
+		kinds[varDollar], kinds[varDollarDefault] = true, true
+	}
+	seen := map[string]int{}
+	for _, v := range semScanVars(s) {
+		if !kinds[v.kind] {
+			continue
+		}
+		name := v.envName()
+		if name == "" {
+			continue
+		}
+		req := v.kind != varDollarDefault
+		if i, ok := seen[name]; ok {
+			required[i] = required[i] || req
+			continue
+		}
+		seen[name] = len(names)
+		names = append(names, name)
+		required = append(required, req)
+	}
+	return names, required
+}
