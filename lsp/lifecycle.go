@@ -28,6 +28,7 @@ func (s *Server) Initialize(_ context.Context, params *protocol.InitializeParams
 				Save:      &protocol.SaveOptions{IncludeText: false},
 			},
 			HoverProvider:           true,
+			CompletionProvider:      &protocol.CompletionOptions{TriggerCharacters: []string{"\"", ":"}},
 			DefinitionProvider:      true,
 			ReferencesProvider:      true,
 			DocumentSymbolProvider:  true,
@@ -36,6 +37,7 @@ func (s *Server) Initialize(_ context.Context, params *protocol.InitializeParams
 				CodeActionKinds: codeActionKinds,
 				ResolveProvider: true,
 			},
+			DocumentFormattingProvider: true,
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "mcp-lsp", Version: s.opts.Version},
 	}, nil

@@ -1,0 +1,43 @@
+package lsp
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/format"
+)
+
+// Formatting formats a JSON or JSONC config file the registry knows, with
+// hujson's layout and the editor's indentation, as one edit per changed
+// hunk of lines so cursors and folds elsewhere survive. TOML files, files
+// with syntax errors and unknown files get no edits; the answer is never
+// null.
+func (s *Server) Formatting(_ context.Context, params *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
+	edits := []protocol.TextEdit{}
+	path, ok := uriToPath(params.TextDocument.URI)
+	if !ok || strings.EqualFold(filepath.Ext(path), ".toml") {
+		return edits, nil
+	}
+	snap, opts := s.session.Snapshot(), s.diagnoseOptions()
+	_, ok = opts.Registry.Match(path, opts.Env)
+	f := snap.File(path)
+	if !ok || !f.Exists {
+		return edits, nil
+	}
+	m := NewMapper(f.Content)
+	for _, e := range format.Edits(f.Content, format.Options{
+		TabSize:            int(params.Options.TabSize),
+		InsertSpaces:       params.Options.InsertSpaces,
+		InsertFinalNewline: params.Options.InsertFinalNewline,
+	}) {
+		rng, err := m.Range(e.Span)
+		if err != nil {
+			return []protocol.TextEdit{}, err
+		}
+		edits = append(edits, protocol.TextEdit{Range: rng, NewText: e.NewText})
+	}
+	return edits, nil
+}
