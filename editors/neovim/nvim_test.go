@@ -44,6 +44,7 @@ func TestNeovimClient(t *testing.T) {
 		}
 		t.Skip("nvim not installed")
 	}
+	readServerSources(t)
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "mcp-lsp")
 	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/mcp-lsp").CombinedOutput(); err != nil {
@@ -104,5 +105,30 @@ func TestNeovimClient(t *testing.T) {
 	var v any
 	if err := json.Unmarshal([]byte(s.FinalText), &v); err != nil {
 		t.Errorf("the fixed file is not valid JSON: %v\n%s", err, s.FinalText)
+	}
+}
+
+// readServerSources reads every Go file of the module (and this script):
+// go test caches a result against the files the test reads, and this test
+// builds the server in a subprocess, which the cache does not see. Without
+// this, a change to the server would leave a stale "(cached)" pass.
+func readServerSources(t *testing.T) {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == ".git" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && (strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".lua") || strings.HasSuffix(p, ".json") && strings.Contains(p, "registry")) {
+			_, err := os.ReadFile(p)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
