@@ -271,7 +271,7 @@ func (af *actionFile) workspace() (*fix.Workspace, bool) {
 	return &fix.Workspace{
 		Registry:   af.opts.Registry,
 		Env:        af.opts.Env,
-		ProjectDir: cache.LaunchDir(path, af.opts.Folders).Path,
+		ProjectDir: cache.LaunchDir(path, af.doc.Kind, af.opts.Folders).Path,
 		File: func(p string) ([]byte, bool, error) {
 			f := af.snap.File(p)
 			return f.Content, f.Exists, f.ReadErr

@@ -41,7 +41,7 @@ func (s *Server) definitionsAt(uri protocol.DocumentURI, pos protocol.Position) 
 	if err != nil {
 		return nil, nil, err
 	}
-	launch := cache.LaunchDir(path, opts.Folders)
+	launch := cache.LaunchDir(path, kind, opts.Folders)
 	defs, ok := effective.DefinitionsAt(effective.NavigationInput{
 		Path:    path,
 		File:    snap.Parse(f),

@@ -40,7 +40,8 @@ func (s *Server) effectiveRequest(raw json.RawMessage) ([]EffectiveTool, error) 
 		if !ok {
 			return []EffectiveTool{}, nil
 		}
-		launch = cache.LaunchDir(path, opts.Folders)
+		kind, _ := opts.Registry.Match(path, opts.Env)
+		launch = cache.LaunchDir(path, kind, opts.Folders)
 	case len(opts.Folders) > 0:
 		launch = opts.Folders[0]
 	default:

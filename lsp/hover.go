@@ -28,7 +28,7 @@ func (s *Server) Hover(_ context.Context, params *protocol.HoverParams) (*protoc
 	if err != nil {
 		return nil, err
 	}
-	launch := cache.LaunchDir(path, opts.Folders)
+	launch := cache.LaunchDir(path, kind, opts.Folders)
 	h, ok := effective.HoverAt(effective.HoverInput{
 		Path:     path,
 		File:     snap.Parse(f),

@@ -53,6 +53,7 @@ type goldenRelated struct {
 }
 
 type scenario struct {
+	set     string // the directory under testdata/ holding the archive
 	name    string
 	archive *txtar.Archive
 	dir     string // where the input files were written
@@ -62,7 +63,13 @@ type scenario struct {
 
 func loadScenarios(t *testing.T) []*scenario {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "scenarios", "*.txtar"))
+	return loadArchives(t, "scenarios")
+}
+
+// loadArchives reads testdata/<dir>/*.txtar.
+func loadArchives(t *testing.T, dir string) []*scenario {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "testdata", dir, "*.txtar"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scenarios: %v", err)
 	}
@@ -72,7 +79,7 @@ func loadScenarios(t *testing.T) []*scenario {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := &scenario{name: strings.TrimSuffix(filepath.Base(f), ".txtar"), archive: ar}
+		sc := &scenario{name: strings.TrimSuffix(filepath.Base(f), ".txtar"), archive: ar, set: dir}
 		for _, af := range ar.Files {
 			if af.Name != wantFile {
 				sc.inputs = append(sc.inputs, af.Name)
@@ -81,6 +88,13 @@ func loadScenarios(t *testing.T) []*scenario {
 		out = append(out, sc)
 	}
 	return out
+}
+
+func (sc *scenario) dirName() string {
+	if sc.set == "" {
+		return "scenarios"
+	}
+	return sc.set
 }
 
 // materialize writes the inputs under a fresh directory; home/ becomes the
@@ -314,7 +328,13 @@ func (sc *scenario) writeWant(t *testing.T, got map[string][]goldenDiagnostic) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data = append(data, '\n')
+	sc.setWant(t, append(data, '\n'))
+}
+
+// setWant replaces the archive's want.json section with data and writes
+// the archive back.
+func (sc *scenario) setWant(t *testing.T, data []byte) {
+	t.Helper()
 	var files []txtar.File
 	for _, af := range sc.archive.Files {
 		if af.Name != wantFile {
@@ -322,7 +342,7 @@ func (sc *scenario) writeWant(t *testing.T, got map[string][]goldenDiagnostic) {
 		}
 	}
 	sc.archive.Files = append(files, txtar.File{Name: wantFile, Data: data})
-	path := filepath.Join("..", "testdata", "scenarios", sc.name+".txtar")
+	path := filepath.Join("..", "testdata", sc.dirName(), sc.name+".txtar")
 	if err := os.WriteFile(path, txtar.Format(sc.archive), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ package complete
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -268,7 +269,14 @@ func (c *ctx) keys(editing *jsonc.Member, rng span.Span) []Item {
 	for _, r := range c.readers {
 		def, ok := schemas.ServerDef(string(r.Dialect), entry)
 		if !ok {
-			continue
+			// A type still being chosen ("type": "") or unknown to this
+			// tool: decide the branch as if there were no type yet, so
+			// the keys keep coming while the user types.
+			untyped := maps.Clone(entry)
+			delete(untyped, "type")
+			if def, ok = schemas.ServerDef(string(r.Dialect), untyped); !ok {
+				continue
+			}
 		}
 		b, err := schemas.Branch(string(r.Dialect), def)
 		if err != nil {

@@ -134,12 +134,17 @@ func DisplayPath(p string, opts DiagnoseOptions) string {
 	return best
 }
 
-// LaunchDir is where hover assumes the tools are launched for a config
-// file: the workspace folder holding it, or, for a file nested deeper, its
-// project directory (the file's directory, above a tool directory such as
-// .vscode, .github or .opencode). Files outside every folder (user-level
-// files) use the first folder.
-func LaunchDir(path string, folders []Folder) Folder {
+// LaunchDir is where hover, definition and the effective view assume the
+// tools are launched for a config file: for a user-level file (kind in the
+// home directory, or of user scope), the first workspace folder; for a
+// project file, the workspace folder holding it, or, for a file nested
+// deeper, its project directory (the file's directory, above a tool
+// directory such as .vscode, .github or .opencode). Files outside every
+// folder use the first folder.
+func LaunchDir(path string, kind *registry.FileKind, folders []Folder) Folder {
+	if kind != nil && (kind.Location == registry.Home || kind.Scope == registry.ScopeUser) && len(folders) > 0 {
+		return folders[0]
+	}
 	dir := filepath.Dir(path)
 	if base := filepath.Base(dir); strings.HasPrefix(base, ".") && base != "." {
 		dir = filepath.Dir(dir)
