@@ -72,12 +72,7 @@ func TestQueries(t *testing.T) {
 				case "hover":
 					got[key] = strings.ReplaceAll(c.hover(uri, q.pos), sc.dir, "$DIR")
 				case "complete":
-					var list protocol.CompletionList
-					if err := c.call(protocol.MethodTextDocumentCompletion, protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-						TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: q.pos,
-					}}, &list); err != nil {
-						t.Fatal(err)
-					}
+					list := c.complete(uri, q.pos)
 					items := []string{}
 					for _, it := range list.Items {
 						s := fmt.Sprintf("%s (%v)", it.Label, it.Kind)
