@@ -33,6 +33,11 @@ var update = flag.Bool("update", false, "rewrite the want.json section of the sc
 
 const wantFile = "want.json"
 
+// goldenSections are the archive sections that hold expected output, not
+// input files: want.json here, and the agreement scenarios' sections
+// (agree_test.go).
+var goldenSections = map[string]bool{wantFile: true, agreeCheck: true, agreeEffective: true, agreeHover: true}
+
 // goldenDiagnostic is the readable, stable form of a diagnostic in
 // want.json. Ranges are LSP ranges (0-based line, UTF-16 character),
 // written "line:char-line:char".
@@ -81,7 +86,7 @@ func loadArchives(t *testing.T, dir string) []*scenario {
 		}
 		sc := &scenario{name: strings.TrimSuffix(filepath.Base(f), ".txtar"), archive: ar, set: dir}
 		for _, af := range ar.Files {
-			if af.Name != wantFile {
+			if !goldenSections[af.Name] {
 				sc.inputs = append(sc.inputs, af.Name)
 			}
 		}
@@ -98,19 +103,20 @@ func (sc *scenario) dirName() string {
 }
 
 // materialize writes the inputs under a fresh directory; home/ becomes the
-// fake home directory.
+// fake home directory. "$DIR" in an input stands for that directory, so a
+// file can name an absolute path (the projects keys of ~/.claude.json).
 func (sc *scenario) materialize(t *testing.T) {
 	t.Helper()
 	sc.dir = t.TempDir()
 	for _, af := range sc.archive.Files {
-		if af.Name == wantFile {
+		if goldenSections[af.Name] {
 			continue
 		}
 		p := filepath.Join(sc.dir, filepath.FromSlash(af.Name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, af.Data, 0o644); err != nil {
+		if err := os.WriteFile(p, bytes.ReplaceAll(af.Data, []byte("$DIR"), []byte(sc.dir)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -119,15 +125,24 @@ func (sc *scenario) materialize(t *testing.T) {
 }
 
 // directive returns the value of a "name: value" line in the archive's
-// comment. The only one is skip-lsp, for input that cannot travel over
-// JSON-RPC unchanged (invalid UTF-8 arrives as U+FFFD).
+// comment: skip-lsp, for input that cannot travel over JSON-RPC unchanged
+// (invalid UTF-8 arrives as U+FFFD); the agreement scenarios' launch.
 func (sc *scenario) directive(name string) (string, bool) {
-	for _, line := range strings.Split(string(sc.archive.Comment), "\n") {
-		if v, ok := strings.CutPrefix(line, name+":"); ok {
-			return strings.TrimSpace(v), true
-		}
+	if vs := sc.directives(name); len(vs) > 0 {
+		return vs[0], true
 	}
 	return "", false
+}
+
+// directives returns the values of every "name: value" line, in order.
+func (sc *scenario) directives(name string) []string {
+	var out []string
+	for _, line := range strings.Split(string(sc.archive.Comment), "\n") {
+		if v, ok := strings.CutPrefix(line, name+":"); ok {
+			out = append(out, strings.TrimSpace(v))
+		}
+	}
+	return out
 }
 
 // folders is the scenario's workspace folder; it is a git root when the
@@ -335,13 +350,20 @@ func (sc *scenario) writeWant(t *testing.T, got map[string][]goldenDiagnostic) {
 // the archive back.
 func (sc *scenario) setWant(t *testing.T, data []byte) {
 	t.Helper()
+	sc.setSections(t, txtar.File{Name: wantFile, Data: data})
+}
+
+// setSections replaces the given golden sections (appended in the order
+// given, after the inputs) and writes the archive back.
+func (sc *scenario) setSections(t *testing.T, sections ...txtar.File) {
+	t.Helper()
 	var files []txtar.File
 	for _, af := range sc.archive.Files {
-		if af.Name != wantFile {
+		if !slices.ContainsFunc(sections, func(s txtar.File) bool { return s.Name == af.Name }) {
 			files = append(files, af)
 		}
 	}
-	sc.archive.Files = append(files, txtar.File{Name: wantFile, Data: data})
+	sc.archive.Files = append(files, sections...)
 	path := filepath.Join("..", "testdata", sc.dirName(), sc.name+".txtar")
 	if err := os.WriteFile(path, txtar.Format(sc.archive), 0o644); err != nil {
 		t.Fatal(err)

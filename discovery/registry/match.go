@@ -26,13 +26,27 @@ type Env struct {
 // OSEnv returns the environment of the current process.
 func OSEnv() Env {
 	home, _ := os.UserHomeDir()
+	e := EnvFrom(os.Getenv, runtime.GOOS)
+	e.Home = home
+	return e
+}
+
+// EnvFrom builds an Env from variables looked up with getenv, for files on
+// a machine running goos. It is OSEnv without the process: tests that run
+// the CLI with an environment of their own give the language server the
+// same one through it.
+func EnvFrom(getenv func(string) string, goos string) Env {
+	home := getenv("HOME")
+	if goos == "windows" {
+		home = getenv("USERPROFILE")
+	}
 	return Env{
 		Home:            home,
-		XDGConfigHome:   os.Getenv("XDG_CONFIG_HOME"),
-		CopilotHome:     os.Getenv("COPILOT_HOME"),
-		OpenCodeConfig:  os.Getenv("OPENCODE_CONFIG"),
-		ClaudeConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"),
-		GOOS:            runtime.GOOS,
+		XDGConfigHome:   getenv("XDG_CONFIG_HOME"),
+		CopilotHome:     getenv("COPILOT_HOME"),
+		OpenCodeConfig:  getenv("OPENCODE_CONFIG"),
+		ClaudeConfigDir: getenv("CLAUDE_CONFIG_DIR"),
+		GOOS:            goos,
 	}
 }
 

@@ -245,3 +245,17 @@ func TestResolvePaths(t *testing.T) {
 		t.Errorf("OPENCODE_CONFIG unset: ResolvePaths = %q, want none", got)
 	}
 }
+
+// TestEnvFromReadsOnlyTheGivenVariables: the agreement scenarios give the
+// language server the environment they give the CLI through EnvFrom.
+func TestEnvFromReadsOnlyTheGivenVariables(t *testing.T) {
+	vars := map[string]string{"HOME": "/h", "USERPROFILE": `C:\Users\u`, "COPILOT_HOME": "/c", "XDG_CONFIG_HOME": "/x"}
+	get := func(k string) string { return vars[k] }
+	e := EnvFrom(get, "linux")
+	if e.Home != "/h" || e.CopilotHome != "/c" || e.XDGConfigHome != "/x" || e.OpenCodeConfig != "" || e.GOOS != "linux" {
+		t.Errorf("linux: %+v", e)
+	}
+	if w := EnvFrom(get, "windows"); w.Home != `C:\Users\u` {
+		t.Errorf("windows home = %q", w.Home)
+	}
+}
