@@ -34,27 +34,57 @@ type checkResult struct {
 	Code      string         `json:"code"`
 	Message   string         `json:"message"`
 	Related   []checkRelated `json:"related,omitempty"`
+
+	// pointer is the JSON Pointer of the innermost value at the start of
+	// the finding ("/mcpServers/db/env/TOKEN"): what the SARIF reporter's
+	// fingerprint is made of, so that it survives edits elsewhere in the
+	// file. Never a value, so never a secret.
+	pointer string
 }
 
 type checkRelated struct {
-	Path    string `json:"path"`
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	Message string `json:"message"`
+	Path    string         `json:"path"`
+	Line    int            `json:"line"`
+	Column  int            `json:"column"`
+	Range   protocol.Range `json:"range"`
+	Message string         `json:"message"`
+}
+
+// checkFormats are the values of `check --format`, each a reporter.
+var checkFormats = map[string]func(w io.Writer, results []checkResult) error{
+	"text":   writeText,
+	"json":   writeJSON,
+	"sarif":  writeSARIF,
+	"github": writeGitHub,
+}
+
+// failOn is `check --fail-on`: the least severe finding that makes the
+// exit status 1.
+var failOn = map[string]analysis.Severity{
+	"error":   analysis.SeverityError,
+	"warning": analysis.SeverityWarning,
+	"never":   0,
 }
 
 func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("check", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	format := fset.String("format", "text", "output `format`: text or json")
+	format := fset.String("format", "text", "output `format`: text, json, sarif or github")
+	failOnFlag := fset.String("fail-on", "error", "exit with status 1 when a finding is at least this `severe`: error, warning or never")
 	tools := fset.String("tools", "", "comma-separated tool `ids` to check for (default: every tool that reads each file)")
 	commandLookup := fset.Bool("command-lookup", false, "check that each server's command exists on PATH (looked up, never run)")
 	fset.Usage = func() { fmt.Fprint(stderr, usage) }
 	if err := fset.Parse(args); err != nil {
 		return 2
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "mcp-lsp check: unknown --format %q (want text or json)\n", *format)
+	report, ok := checkFormats[*format]
+	if !ok {
+		fmt.Fprintf(stderr, "mcp-lsp check: unknown --format %q (want text, json, sarif or github)\n", *format)
+		return 2
+	}
+	failLevel, ok := failOn[*failOnFlag]
+	if !ok {
+		fmt.Fprintf(stderr, "mcp-lsp check: unknown --fail-on %q (want error, warning or never)\n", *failOnFlag)
 		return 2
 	}
 	roots := fset.Args()
@@ -88,6 +118,13 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mcp-lsp check: %v\n", e)
 		}
 		paths = append(paths, found...)
+	}
+	if len(paths) == 0 && !ioFailed {
+		// Not a failure (status 0, as Ruff and markdownlint-cli2 do): a
+		// repository without MCP files passes. But say so, so that a
+		// mistyped path or a file mcp-lsp does not know is not mistaken
+		// for a clean result.
+		fmt.Fprintf(stderr, "mcp-lsp check: no MCP configuration files found in %s\n", strings.Join(roots, ", "))
 	}
 
 	var settings analysis.Settings
@@ -130,7 +167,7 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	results := []checkResult{}
-	hasError := false
+	failed := false
 	for _, p := range paths {
 		f, found, ok := snap.Diagnose(absPath(p), opts)
 		if !ok {
@@ -142,6 +179,7 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		m := lsp.NewMapper(f.Content)
+		tree := snap.Parse(f)
 		for _, d := range found {
 			r, err := toCheckResult(snap, m, p, d)
 			if err != nil {
@@ -149,30 +187,43 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 				ioFailed = true
 				continue
 			}
-			hasError = hasError || d.Severity == analysis.SeverityError
+			if n := tree.NodeAt(d.Span.Start); n != nil {
+				r.pointer = n.Pointer()
+			}
+			// Severities count down from error (1): "at least as severe".
+			failed = failed || failLevel != 0 && d.Severity <= failLevel
 			results = append(results, r)
 		}
 	}
 
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(results); err != nil {
-			fmt.Fprintf(stderr, "mcp-lsp check: %v\n", err)
-			return 2
-		}
-	} else {
-		for _, r := range results {
-			fmt.Fprintf(stdout, "%s:%d:%d: %s: %s [%s]\n", r.Path, r.Line, r.Column, r.Severity, r.Message, r.Code)
-		}
+	if err := report(stdout, results); err != nil {
+		fmt.Fprintf(stderr, "mcp-lsp check: %v\n", err)
+		return 2
 	}
 	switch {
 	case ioFailed:
 		return 2
-	case hasError:
+	case failed:
 		return 1
 	}
 	return 0
+}
+
+// writeText prints one line per finding in the file:line:col form that
+// editors and terminals turn into links (byte columns, as Go tools do).
+func writeText(w io.Writer, results []checkResult) error {
+	for _, r := range results {
+		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", r.Path, r.Line, r.Column, r.Severity, r.Message, r.Code); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, results []checkResult) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(results)
 }
 
 func toCheckResult(snap *cache.Snapshot, m *lsp.Mapper, path string, d analysis.Diagnostic) (checkResult, error) {
@@ -194,7 +245,11 @@ func toCheckResult(snap *cache.Snapshot, m *lsp.Mapper, path string, d analysis.
 		if err != nil {
 			continue
 		}
-		r.Related = append(r.Related, checkRelated{Path: relPath, Line: line, Column: col, Message: rel.Message})
+		rng, err := rm.Range(rel.Span)
+		if err != nil {
+			continue
+		}
+		r.Related = append(r.Related, checkRelated{Path: relPath, Line: line, Column: col, Range: rng, Message: rel.Message})
 	}
 	return r, nil
 }

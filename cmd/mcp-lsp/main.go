@@ -2,10 +2,10 @@
 // which AI coding tools declare their MCP servers.
 //
 //	mcp-lsp [--stdio] [--log-file FILE] [--log-level LEVEL]   serve LSP on stdin/stdout
-//	mcp-lsp check [--format text|json] [PATH...]             check files or directories
+//	mcp-lsp check [--format text|json|sarif|github] [PATH...] check files or directories
 //	mcp-lsp effective [--tool ID] [--cwd DIR] [DIR]           what each tool will start
 //	mcp-lsp convert --to DIALECT [--write PATH] FILE          convert between dialects
-//	mcp-lsp version                                          print the version
+//	mcp-lsp version (or --version)                           print the version and commit
 package main
 
 import (
@@ -16,9 +16,6 @@ import (
 	"os/signal"
 	"syscall"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
 
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -35,7 +32,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case "convert":
 			return runConvert(ctx, args[1:], stdout, stderr)
 		case "version", "--version", "-version":
-			fmt.Fprintf(stdout, "mcp-lsp %s\n", version)
+			fmt.Fprintln(stdout, versionLine())
 			return 0
 		case "help", "-h", "-help", "--help":
 			fmt.Fprint(stdout, usage)
@@ -54,10 +51,15 @@ const usage = `mcp-lsp: a language server for MCP configuration files
 Usage:
   mcp-lsp [--stdio] [--log-file FILE] [--log-level debug|info|warn|error]
         Serve the Language Server Protocol on stdin/stdout (the default).
-  mcp-lsp check [--format text|json] [PATH...]
+  mcp-lsp check [--format text|json|sarif|github] [--fail-on error|warning|never]
+                [--tools IDS] [--command-lookup] [PATH...]
         Check MCP config files, or every MCP config file under the given
-        directories (default "."). Exit status: 0 no errors, 1 errors found,
-        2 usage or I/O error.
+        directories (default "."). --format sarif prints a SARIF 2.1.0 log
+        (for GitHub code scanning), github prints workflow commands that
+        annotate the pull request. Exit status: 0 nothing at or above the
+        --fail-on level (default error), 1 findings at that level, 2 usage
+        or I/O error. No MCP configuration file at all is not an error: it
+        is said on stderr and the status is 0.
   mcp-lsp effective [--tool ID] [--cwd DIR] [--format text|json] [DIR]
         Print, for each tool (or one), the MCP servers it will start when
         launched in DIR (or --cwd), each with the file and line it comes
@@ -73,6 +75,6 @@ Usage:
         "changes: ..."), never with its value. Exit status: 0 converted,
         even with losses (1 with --strict); 2 usage or I/O error, or a
         server the target cannot hold at all.
-  mcp-lsp version
-        Print the version.
+  mcp-lsp version, mcp-lsp --version
+        Print the version, the commit it was built from, and the Go version.
 `

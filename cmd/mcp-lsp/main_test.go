@@ -98,9 +98,72 @@ func TestCheckUsageAndIOErrors(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	out, _, code := runCLI(t, "version")
-	if code != 0 || !strings.HasPrefix(out, "mcp-lsp ") {
-		t.Errorf("version: %q exit %d", out, code)
+	for _, arg := range []string{"version", "--version"} {
+		out, _, code := runCLI(t, arg)
+		// A test binary has no module version or commit: "devel".
+		if code != 0 || !strings.HasPrefix(out, "mcp-lsp devel (go1.") {
+			t.Errorf("%s: %q exit %d", arg, out, code)
+		}
+	}
+}
+
+// TestCheckNoConfigFiles: a directory without any MCP configuration file
+// is not an error (status 0, as Ruff and markdownlint-cli2 do), but check
+// says so on stderr, in every format, and writes a valid empty report.
+func TestCheckNoConfigFiles(t *testing.T) {
+	dir := writeTree(t, map[string]string{"package.json": "{}", "node_modules/x/.mcp.json": "{"})
+	for _, format := range []string{"text", "json", "sarif", "github"} {
+		out, errOut, code := runCLI(t, "check", "--format", format, dir)
+		if code != 0 || errOut != "mcp-lsp check: no MCP configuration files found in "+dir+"\n" {
+			t.Errorf("%s: exit %d, stderr %q", format, code, errOut)
+		}
+		wantOut := map[string]string{"text": "", "github": "", "json": "[]\n"}
+		if w, ok := wantOut[format]; ok && out != w {
+			t.Errorf("%s: stdout %q, want %q", format, out, w)
+		}
+		if format == "sarif" && !strings.Contains(out, `"results": []`) {
+			t.Errorf("sarif: no empty result list in\n%s", out)
+		}
+	}
+	// A file that is not an MCP configuration file: the same.
+	_, errOut, code := runCLI(t, "check", filepath.Join(dir, "package.json"))
+	if code != 0 || !strings.Contains(errOut, "no MCP configuration files found") {
+		t.Errorf("non-MCP file: exit %d, stderr %q", code, errOut)
+	}
+	// A directory with one is silent on stderr.
+	clean := writeTree(t, map[string]string{".mcp.json": `{"mcpServers": {}}`})
+	if _, errOut, code := runCLI(t, "check", clean); code != 0 || errOut != "" {
+		t.Errorf("clean: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestCheckFailOn: --fail-on sets the least severe finding that makes the
+// status 1; never keeps it 0; I/O errors stay 2.
+func TestCheckFailOn(t *testing.T) {
+	warnOnly := writeTree(t, map[string]string{".mcp.json": `{"mcpServers": {"a": {"type": "stdio", "command": "x"}, "a": {"type": "stdio", "command": "y"}}}`})
+	hintOnly := writeTree(t, map[string]string{".mcp.json": `{"mcpServers": {}}`})
+	errs := filepath.Join("..", "..", "testdata", "example")
+	for _, c := range []struct {
+		dir, failOn string
+		want        int
+	}{
+		{warnOnly, "error", 0}, {warnOnly, "warning", 1}, {warnOnly, "never", 0},
+		{hintOnly, "warning", 0},
+		{errs, "error", 1}, {errs, "warning", 1}, {errs, "never", 0},
+	} {
+		out, errOut, code := runCLI(t, "check", "--fail-on", c.failOn, c.dir)
+		if code != c.want {
+			t.Errorf("--fail-on %s %s: exit %d, want %d\n%s%s", c.failOn, c.dir, code, c.want, out, errOut)
+		}
+	}
+	if out, _, _ := runCLI(t, "check", warnOnly); !strings.Contains(out, "warning: ") {
+		t.Errorf("fixture has no warning: %q", out)
+	}
+	if _, errOut, code := runCLI(t, "check", "--fail-on", "info", warnOnly); code != 2 || !strings.Contains(errOut, "unknown --fail-on") {
+		t.Errorf("bad --fail-on: exit %d, stderr %q", code, errOut)
+	}
+	if _, _, code := runCLI(t, "check", "--fail-on", "never", filepath.Join(warnOnly, "missing")); code != 2 {
+		t.Errorf("missing path with --fail-on never: exit %d, want 2", code)
 	}
 }
 

@@ -44,11 +44,15 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		logOut = f
 	}
 	logger := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
-	logger.Info("mcp-lsp starting", "version", version, "pid", os.Getpid())
+	ver, rev := buildVersion()
+	if ver == "" {
+		ver = "devel"
+	}
+	logger.Info("mcp-lsp starting", "version", ver, "commit", rev, "pid", os.Getpid())
 	code := lsp.Run(ctx, stdio{stdin, stdout}, lsp.Options{
 		Logger:  logger,
 		Env:     registry.OSEnv(),
-		Version: version,
+		Version: ver,
 	})
 	logger.Info("mcp-lsp exiting", "code", code)
 	return code
