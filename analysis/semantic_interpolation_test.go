@@ -1,84 +1,12 @@
 package analysis
 
 import (
-	"slices"
 	"strings"
 	"testing"
-
-	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
-	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 )
 
-func TestScanVars(t *testing.T) {
-	type ref struct {
-		kind semVarKind
-		text string
-		name string
-	}
-	cases := []struct {
-		in   string
-		want []ref
-	}{
-		{"${HOME}/x", []ref{{varDollar, "${HOME}", "HOME"}}},
-		{"${API_KEY:-none}", []ref{{varDollarDefault, "${API_KEY:-none}", "API_KEY"}}},
-		{"${A:-${B}}", []ref{{varDollarDefault, "${A:-${B}}", "A"}}},
-		{"$HOME/bin:$PATH", []ref{{varBare, "$HOME", "HOME"}, {varBare, "$PATH", "PATH"}}},
-		{"${env:TOKEN}", []ref{{varDollarEnv, "${env:TOKEN}", "TOKEN"}}},
-		{"Bearer ${input:gh-token}", []ref{{varInput, "${input:gh-token}", "gh-token"}}},
-		{"${workspaceFolder}/src", []ref{{varEditor, "${workspaceFolder}", "workspaceFolder"}}},
-		{"${config:python.path}", []ref{{varEditor, "${config:python.path}", "config:python.path"}}},
-		{"{env:TOKEN} {file:~/.key}", []ref{{varBraceEnv, "{env:TOKEN}", "TOKEN"}, {varBraceFile, "{file:~/.key}", "~/.key"}}},
-		// Not references.
-		{"$1 $foo $Foo price: 5$ ${} {env:} ${unclosed", nil},
-		{"$AKIAIOSFODNN7EXAMPLE", nil}, // a long word after "$" is text, not a variable
-	}
-	for _, tc := range cases {
-		var got []ref
-		for _, v := range semScanVars(tc.in) {
-			got = append(got, ref{v.kind, tc.in[v.start:v.end], v.name})
-		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("scanVars(%q) = %v, want %v", tc.in, got, tc.want)
-		}
-	}
-}
-
-// TestStringSpan_ThroughEscapes: a reference's span covers the source
-// bytes that decode to it, whatever escapes spell it.
-func TestStringSpan_ThroughEscapes(t *testing.T) {
-	cases := []struct{ src, want string }{
-		{`{"a": "x ${VAR} y"}`, `${VAR}`},
-		{`{"a": "x \u0024{VAR} y"}`, `\u0024{VAR}`},
-		{`{"a": "\"q\" \u0024\u007bVAR\u007d"}`, `\u0024\u007bVAR\u007d`},
-		{`{"a": "é😀\ud83d\ude00\n${VAR}"}`, `${VAR}`},
-		{`{"a": "\x ${VAR}"}`, `${VAR}`}, // an invalid escape is kept verbatim
-		{`{"a": "\u12 ${VAR}"}`, `${VAR}`},
-		{"{\"a\": \"\xff ${VAR}\"}", `${VAR}`}, // invalid UTF-8 decodes to U+FFFD
-		{`{"a": "\ud800 ${VAR}"}`, `${VAR}`},   // a lone surrogate too
-	}
-	for _, tc := range cases {
-		f := jsonc.Parse([]byte(tc.src))
-		n := f.Root.Members[0].Value
-		refs := semScanVars(n.Str)
-		if len(refs) != 1 {
-			t.Errorf("%s: refs %v in %q", tc.src, refs, n.Str)
-			continue
-		}
-		sp := semStringSpan([]byte(tc.src), n, refs[0].start, refs[0].end)
-		if got := tc.src[sp.Start:sp.End]; got != tc.want {
-			t.Errorf("%s: span covers %q, want %q", tc.src, got, tc.want)
-		}
-	}
-}
-
-func TestStringSpan_UnquotedKey(t *testing.T) {
-	src := `{command: 1}`
-	f := jsonc.Parse([]byte(src))
-	k := f.Root.Members[0].Key
-	if got := semStringSpan([]byte(src), k, 3, 7); got != span.New(4, 8) {
-		t.Errorf("got %v", got)
-	}
-}
+// The scanner's own tests (syntaxes, nesting, escapes, spans) are in
+// package interp; these check the rules built on it.
 
 func TestDollarVarInOpenCode_StaysLiteral_VerifiedOpenCode1_18(t *testing.T) {
 	src := `{"mcp": {"gh": {"type": "remote", "url": "https://api.githubcopilot.com/mcp/", "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}}}}`
@@ -192,4 +120,15 @@ func TestVSCodeEnvSyntaxInOpenCode_LeavesDollar(t *testing.T) {
 	src := `{"mcp": {"x": {"type": "local", "command": ["x"], "environment": {"K": "${env:API_KEY}"}}}}`
 	wantOne(t, semantics(t, "opencode.json", src), CodeForeignInterpolation, spanOf(t, src, "${env:API_KEY}", 0), SeverityWarning,
 		`OpenCode does not expand ${env:API_KEY}: only its {env:API_KEY} part is replaced, which leaves a stray "$" (that is the syntax of VS Code and Cursor; write {env:API_KEY})`)
+}
+
+// TestNestedDefault_ReadAsTheToolsDo: "${A:-${B}}" is A with the default
+// "${B" and a literal "}" (Claude Code's /\$\{([^}]+)\}/): one reference,
+// whose span ends at the first "}", and no reference to B.
+func TestNestedDefault_ReadAsTheToolsDo(t *testing.T) {
+	src := `{"mcp": {"x": {"type": "local", "command": ["x"], "environment": {"K": "é ${A:-${B}}"}}}}`
+	d := wantOne(t, semantics(t, "opencode.json", src), CodeForeignInterpolation, spanOf(t, src, "${A:-${B}", 0), SeverityWarning,
+		`OpenCode does not expand ${A:-…}: it stays literal text (that is the syntax of Claude Code and GitHub Copilot CLI; write {env:A})`)
+	wantData(t, d, "variable", "A")
+	wantNone(t, semantics(t, ".mcp.json", `{"mcpServers": {"x": {"command": "x", "env": {"K": "${A:-${B}}"}}}}`), CodeForeignInterpolation)
 }

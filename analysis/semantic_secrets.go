@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
@@ -122,7 +123,7 @@ func (c *semantic) secretFinding(e *semEntry, field, key string, sec semSecretKi
 // anyExpands reports whether some reader expands variables in field.
 func (c *semantic) anyExpands(readers []*registry.Reader, field string) bool {
 	for _, r := range readers {
-		if kinds, in := semToolForms(c.tool(r), field); in && len(kinds) > 0 {
+		if forms, in := semToolForms(c.tool(r), field); in && !forms.Empty() {
 			return true
 		}
 	}
@@ -132,7 +133,7 @@ func (c *semantic) anyExpands(readers []*registry.Reader, field string) bool {
 // semDetectSecret classifies a value. A reference to a variable is not a
 // secret, but the text around it and a ${VAR:-default} default are.
 func semDetectSecret(field, key, value string) (semSecretKind, bool) {
-	refs := semScanVars(value)
+	refs := interp.Scan(value, interp.All)
 	trimmed := strings.TrimSpace(value)
 	if field == "headers" && len(refs) == 0 {
 		if m := semAuthScheme.FindStringSubmatch(value); m != nil && !semLooksHarmless(m[2]) {
@@ -149,8 +150,8 @@ func semDetectSecret(field, key, value string) (semSecretKind, bool) {
 		}
 	}
 	for _, r := range refs {
-		if p, ok := semKnownSecret(r.def); ok {
-			return semSecretKind{slug: p.slug, name: p.name, defaultOf: r.name}, true
+		if p, ok := semKnownSecret(r.Default); ok {
+			return semSecretKind{slug: p.slug, name: p.name, defaultOf: r.Name}, true
 		}
 	}
 	if len(refs) == 0 && semHighEntropy(key, trimmed) {
@@ -204,12 +205,12 @@ func semKnownSecret(s string) (semSecretPattern, bool) {
 }
 
 // semLiteralParts are the parts of value outside variable references.
-func semLiteralParts(value string, refs []semVarRef) []string {
+func semLiteralParts(value string, refs []interp.Ref) []string {
 	var parts []string
 	at := 0
 	for _, r := range refs {
-		parts = append(parts, value[at:r.start])
-		at = r.end
+		parts = append(parts, value[at:r.Start])
+		at = r.End
 	}
 	return append(parts, value[at:])
 }
@@ -286,7 +287,7 @@ func semCharClasses(s string) int {
 // env key itself when it is a variable name, else one derived from the
 // server's name ("github" + Authorization -> GITHUB_TOKEN).
 func semSecretVariable(field, key, server string) string {
-	if field != "headers" && semIdentLen(key) == len(key) && key != "" {
+	if field != "headers" && interp.IsIdent(key) {
 		return key
 	}
 	var b strings.Builder

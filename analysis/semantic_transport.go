@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/schemas"
@@ -377,7 +378,7 @@ func (c *semantic) invalidURL(e *semEntry) {
 	}
 	raw := m.Value.Str
 	scheme, parses := parseWHATWG(raw)
-	refs := semScanVars(raw)
+	refs := interp.Scan(raw, interp.All)
 	var vs semVerdicts
 	var defs []string // parallel to vs
 	for i, r := range e.readers {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -88,6 +89,24 @@ func TestSyntaxForms(t *testing.T) {
 			toks := d.syntax.scan(sample.text)
 			if len(toks) != 1 || toks[0].start != 0 || toks[0].end != len(sample.text) || toks[0].ref.Kind != sample.kind {
 				t.Errorf("%s: %s scans as %+v", id, sample.text, toks)
+			}
+		}
+	}
+}
+
+// TestFormsMatchRegistry: each converter reads and writes exactly the
+// syntaxes the registry lists for its tool (read by package interp, as
+// the diagnostics read them).
+func TestFormsMatchRegistry(t *testing.T) {
+	reg := registry.Default()
+	for _, id := range Dialects() {
+		d := dialects[id]
+		rd, _ := reg.Dialect(registry.DialectID(id))
+		tool, _ := reg.Tool(rd.Tool)
+		want := interp.FormsOf(tool.Interpolation.Forms)
+		for s := interp.Dollar; s <= interp.BraceFile; s++ {
+			if d.syntax.forms().Has(s) != want.Has(s) {
+				t.Errorf("%s: syntax %d: converter %v, registry %v", id, s, d.syntax.forms().Has(s), want.Has(s))
 			}
 		}
 	}

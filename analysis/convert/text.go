@@ -2,6 +2,8 @@ package convert
 
 import (
 	"strings"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 )
 
 // Text is a string value split into literal text and variable references.
@@ -147,30 +149,53 @@ const (
 	cursorSyntax               // Cursor: ${env:VAR}, ${userHome}, ${workspaceFolder}
 )
 
+// forms are the syntaxes the tool expands, read by package interp, the
+// scanner the diagnostics use too.
+func (x syntax) forms() interp.Forms {
+	switch x {
+	case dollarSyntax:
+		return interp.NewForms(interp.Dollar, interp.DollarDefault)
+	case dollarBare:
+		return interp.NewForms(interp.Dollar, interp.DollarDefault, interp.Bare)
+	case braceSyntax:
+		return interp.NewForms(interp.BraceEnv, interp.BraceFile)
+	case vscodeSyntax:
+		return interp.NewForms(interp.DollarEnv, interp.Input, interp.Predefined)
+	case cursorSyntax:
+		// Cursor is reported to know these two predefined variables only.
+		return interp.NewForms(interp.DollarEnv, interp.Predefined).OnlyPredefined("userHome", "workspaceFolder")
+	}
+	return interp.Forms{}
+}
+
 // scan finds the references of syntax x in s, in order.
 func (x syntax) scan(s string) []token {
 	var out []token
-	for i := 0; i < len(s); {
-		var tok token
-		var ok bool
-		switch x {
-		case dollarSyntax, dollarBare:
-			tok, ok = scanDollar(s, i, x == dollarBare)
-		case braceSyntax:
-			tok, ok = scanBrace(s, i)
-		case vscodeSyntax, cursorSyntax:
-			tok, ok = scanEditor(s, i, x == cursorSyntax)
-		default:
-			return nil
-		}
-		if ok {
-			out = append(out, tok)
-			i = tok.end
-			continue
-		}
-		i++
+	for _, r := range interp.Scan(s, x.forms()) {
+		out = append(out, token{r.Start, r.End, refOf(r)})
 	}
 	return out
+}
+
+// refOf is the model of a reference. An unset ${env:NAME} becomes "" in
+// VS Code (Cursor is assumed to do the same), an unset {env:NAME} in
+// OpenCode: they read as an empty default.
+func refOf(r interp.Ref) Ref {
+	switch r.Syntax {
+	case interp.Dollar, interp.Bare:
+		return Ref{Kind: EnvRef, Name: r.Name}
+	case interp.DollarDefault:
+		return Ref{Kind: EnvRef, Name: r.Name, HasDefault: true, Default: r.Default}
+	case interp.DollarEnv, interp.BraceEnv:
+		return Ref{Kind: EnvRef, Name: r.Name, HasDefault: true}
+	case interp.Input:
+		return Ref{Kind: InputRef, Name: r.Name}
+	case interp.Predefined:
+		return Ref{Kind: EditorRef, Name: r.Name}
+	case interp.BraceFile:
+		return Ref{Kind: FileRef, Name: r.Name}
+	}
+	return Ref{}
 }
 
 // read splits s into a canonical Text with syntax x.
@@ -185,157 +210,6 @@ func (x syntax) read(s string) Text {
 	return t.norm()
 }
 
-// scanDollar reads ${NAME}, ${NAME:-default} and, with bare, $NAME at
-// s[i]. It follows Claude Code's expansion (the content of ${...} runs to
-// the first "}", a default follows ":-"); a name that is not an
-// identifier, such as VS Code's ${env:X}, is not an environment variable
-// name a shell could set, so it is left as text. A bare $NAME follows
-// mcp-lsp's diagnostics: an upper-case name shaped like an environment
-// variable (HOME, GITHUB_TOKEN), not followed by a lower-case letter, so
-// a "$" inside a password is not taken for a variable.
-func scanDollar(s string, i int, bare bool) (token, bool) {
-	if s[i] != '$' || i+1 >= len(s) {
-		return token{}, false
-	}
-	if s[i+1] == '{' {
-		end := strings.IndexByte(s[i+2:], '}')
-		if end < 0 {
-			return token{}, false
-		}
-		inner := s[i+2 : i+2+end]
-		n := identLen(inner)
-		switch {
-		case n > 0 && n == len(inner):
-			return token{i, i + 3 + end, Ref{Kind: EnvRef, Name: inner}}, true
-		case n > 0 && strings.HasPrefix(inner[n:], ":-"):
-			return token{i, i + 3 + end, Ref{Kind: EnvRef, Name: inner[:n], HasDefault: true, Default: inner[n+2:]}}, true
-		}
-		return token{}, false
-	}
-	if !bare || !isEnvStart(s[i+1]) {
-		return token{}, false
-	}
-	j := i + 1
-	for j < len(s) && isEnvChar(s[j]) {
-		j++
-	}
-	if j < len(s) && 'a' <= s[j] && s[j] <= 'z' || !bareVarName(s[i+1:j]) {
-		return token{}, false
-	}
-	return token{i, j, Ref{Kind: EnvRef, Name: s[i+1 : j]}}, true
-}
-
-// scanBrace reads OpenCode's {env:NAME} and {file:path} at s[i], as its
-// regular expressions do (/\{env:([^}]+)\}/). An unset variable becomes
-// "", so the reference has an empty default.
-func scanBrace(s string, i int) (token, bool) {
-	if s[i] != '{' {
-		return token{}, false
-	}
-	for _, p := range []struct {
-		prefix string
-		kind   RefKind
-	}{{"{env:", EnvRef}, {"{file:", FileRef}} {
-		if !strings.HasPrefix(s[i:], p.prefix) {
-			continue
-		}
-		start := i + len(p.prefix)
-		end := strings.IndexByte(s[start:], '}')
-		if end <= 0 {
-			return token{}, false
-		}
-		r := Ref{Kind: p.kind, Name: s[start : start+end]}
-		if p.kind == EnvRef {
-			r.HasDefault = true
-		}
-		return token{i, start + end + 1, r}, true
-	}
-	return token{}, false
-}
-
-// vscodeVars are VS Code's predefined variables (without the "${}").
-var vscodeVars = map[string]bool{
-	"workspaceFolder": true, "workspaceFolderBasename": true, "workspaceRoot": true,
-	"userHome": true, "cwd": true, "pathSeparator": true, "/": true, "execPath": true,
-	"file": true, "fileBasename": true, "fileBasenameNoExtension": true, "fileDirname": true,
-	"fileExtname": true, "fileWorkspaceFolder": true, "relativeFile": true,
-	"relativeFileDirname": true, "lineNumber": true, "selectedText": true,
-	"defaultBuildTask": true, "extensionInstallFolder": true,
-}
-
-// vscodePrefixes are VS Code variables with an argument: ${config:x},
-// ${command:x}, ${workspaceFolder:name}.
-var vscodePrefixes = []string{"config:", "command:", "workspaceFolder:", "workspaceFolderBasename:"}
-
-// scanEditor reads VS Code's variables at s[i] (VS Code's resolver takes
-// ${...} up to the first "}"), or with cursor only the ones Cursor is
-// reported to know: ${env:NAME}, ${userHome}, ${workspaceFolder}. An
-// unset ${env:NAME} becomes "" in VS Code; Cursor is assumed to do the
-// same. A bare ${VAR} is not a VS Code variable and stays text.
-func scanEditor(s string, i int, cursor bool) (token, bool) {
-	if s[i] != '$' || i+1 >= len(s) || s[i+1] != '{' {
-		return token{}, false
-	}
-	end := strings.IndexByte(s[i+2:], '}')
-	if end < 0 {
-		return token{}, false
-	}
-	inner := s[i+2 : i+2+end]
-	tok := token{start: i, end: i + 3 + end}
-	if name, ok := strings.CutPrefix(inner, "env:"); ok && name != "" {
-		tok.ref = Ref{Kind: EnvRef, Name: name, HasDefault: true}
-		return tok, true
-	}
-	if cursor {
-		if inner == "userHome" || inner == "workspaceFolder" {
-			tok.ref = Ref{Kind: EditorRef, Name: inner}
-			return tok, true
-		}
-		return token{}, false
-	}
-	if id, ok := strings.CutPrefix(inner, "input:"); ok && id != "" {
-		tok.ref = Ref{Kind: InputRef, Name: id}
-		return tok, true
-	}
-	if vscodeVars[inner] {
-		tok.ref = Ref{Kind: EditorRef, Name: inner}
-		return tok, true
-	}
-	for _, p := range vscodePrefixes {
-		if strings.HasPrefix(inner, p) && len(inner) > len(p) {
-			tok.ref = Ref{Kind: EditorRef, Name: inner}
-			return tok, true
-		}
-	}
-	return token{}, false
-}
-
-// identLen is the length of the identifier ([A-Za-z_][A-Za-z0-9_]*) at the
-// start of s.
-func identLen(s string) int {
-	i := 0
-	for i < len(s) && (s[i] == '_' || isAlpha(s[i]) || i > 0 && isDigit(s[i])) {
-		i++
-	}
-	return i
-}
-
-// isIdent reports whether s is an identifier, the names ${VAR} can read.
-func isIdent(s string) bool { return s != "" && identLen(s) == len(s) }
-
-// bareVarName reports whether the upper-case run after a bare "$" is
-// shaped like an environment variable name rather than part of a key
-// ("$AKIA..."): words joined by "_", or one short word. Same rule as
-// mcp-lsp's interpolation diagnostics.
-func bareVarName(name string) bool {
-	return len(name) <= 40 && (strings.Contains(strings.Trim(name, "_"), "_") || len(name) <= 12)
-}
-
-func isAlpha(c byte) bool    { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
-func isDigit(c byte) bool    { return '0' <= c && c <= '9' }
-func isEnvStart(c byte) bool { return c == '_' || 'A' <= c && c <= 'Z' }
-func isEnvChar(c byte) bool  { return isEnvStart(c) || isDigit(c) }
-
 // envName turns a VS Code input id into the environment variable a tool
 // without prompts reads instead: upper case, other characters as "_"
 // ("github-token" -> GITHUB_TOKEN).
@@ -346,14 +220,14 @@ func envName(id string) string {
 		switch {
 		case 'a' <= c && c <= 'z':
 			b.WriteByte(c - 'a' + 'A')
-		case 'A' <= c && c <= 'Z', isDigit(c), c == '_':
+		case 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_':
 			b.WriteByte(c)
 		default:
 			b.WriteByte('_')
 		}
 	}
 	n := b.String()
-	if n == "" || isDigit(n[0]) {
+	if n == "" || '0' <= n[0] && n[0] <= '9' {
 		n = "_" + n
 	}
 	return n

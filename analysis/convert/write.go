@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
 
@@ -212,7 +213,7 @@ func (w *writer) spell(lossField string, r Ref) (text string, isRef bool) {
 	case dollarSyntax, dollarBare:
 		switch r.Kind {
 		case EnvRef:
-			if !isIdent(r.Name) {
+			if !interp.IsIdent(r.Name) {
 				w.lose(lossField, Changed, "%s cannot expand a variable named %q: %s stays text", d.tool, r.Name, r.describe())
 				return r.display(), false
 			}

@@ -3,9 +3,11 @@ package effective
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 )
 
 // Strings that look like credentials even outside env and headers: an
@@ -34,8 +36,8 @@ func MaskIfSecret(s string) string {
 	s = tokenPrefix.ReplaceAllString(s, analysis.Masked)
 	s = keyedValue.ReplaceAllStringFunc(s, func(m string) string {
 		parts := keyedValue.FindStringSubmatch(m)
-		if strings.Contains(parts[2], "${") || strings.Contains(parts[2], "{env:") {
-			return m
+		if refs := interp.Scan(parts[2], interp.All); len(refs) > 0 && !slices.ContainsFunc(refs, func(r interp.Ref) bool { return r.Default != "" }) {
+			return m // a reference, not a value; a default could be one
 		}
 		return parts[1] + analysis.Masked
 	})

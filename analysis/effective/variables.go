@@ -3,18 +3,18 @@ package effective
 import (
 	"slices"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
 // variables lists the environment variables the merged definition reads,
 // in the tool's own interpolation syntax, so hover can say "depends on
-// $GITHUB_TOKEN". References with a default are not listed. The scanning
-// is analysis.EnvReferences, the same the interpolation rules use.
+// $GITHUB_TOKEN". References with a default are not listed. The scanner
+// is package interp, the same the interpolation rules use.
 func variables(tool *registry.Tool, fields []Field) []string {
-	forms := tool.Interpolation.Forms
-	if len(forms) == 0 {
+	forms := interp.FormsOf(tool.Interpolation.Forms)
+	if forms.Empty() {
 		return nil
 	}
 	seen := map[string]bool{}
@@ -25,7 +25,7 @@ func variables(tool *registry.Tool, fields []Field) []string {
 		}
 		switch n.Kind {
 		case jsonc.String:
-			names, required := analysis.EnvReferences(n.Str, forms)
+			names, required := interp.EnvVars(n.Str, forms)
 			for i, name := range names {
 				if required[i] {
 					seen[name] = true

@@ -2,9 +2,10 @@ package fix
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 )
 
@@ -67,15 +68,13 @@ func fixLiteralSecret(d *Document, diag Diagnostic) []Fix {
 			Edits:     []Edit{d.edit(n.Span.Start, n.Span.End, quote(repl))},
 		}}
 	}
-	start := strings.Index(n.Str, "${"+v+":-")
-	if start < 0 {
+	refs := interp.Scan(n.Str, interp.All)
+	i := slices.IndexFunc(refs, func(r interp.Ref) bool { return r.Syntax == interp.DollarDefault && r.Name == v })
+	if i < 0 {
 		return nil
 	}
-	end := analysis.ClosingBrace(n.Str, start+2)
-	if end < 0 {
-		return nil
-	}
-	value := n.Str[:start] + "${" + v + "}" + n.Str[end+1:]
+	ref := refs[i]
+	value := n.Str[:ref.Start] + "${" + v + "}" + n.Str[ref.End:]
 	return []Fix{{
 		Title:     fmt.Sprintf("Remove the secret default of ${%s}; set %s in your environment", v, v),
 		Preferred: true,

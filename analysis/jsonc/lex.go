@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
@@ -296,86 +295,21 @@ func (l *lexer) stringToken(start int, value string, closed bool) token {
 	return token{kind: tokString, span: s, str: value, closed: closed}
 }
 
-// escape decodes the escape sequence at src[i] == '\\', appending to buf,
-// and returns the index after it. Decoding follows encoding/json, which
-// is what tools reading the file see: a lone surrogate becomes U+FFFD.
-// An invalid escape is reported and kept verbatim, because the likeliest
-// cause is an unescaped backslash such as in a Windows path.
+// escape decodes the escape sequence at src[i] == '\\' into buf (see
+// appendEscape) and reports an invalid one.
 func (l *lexer) escape(quote byte, i int, buf []byte) (int, []byte) {
-	if i+1 == len(l.src) || l.src[i+1] == '\n' || l.src[i+1] == '\r' {
-		// The string is unterminated; the caller reports that.
-		return i + 1, append(buf, '\\')
-	}
-	switch c := l.src[i+1]; c {
-	case '"', '\\', '/':
-		return i + 2, append(buf, c)
-	case 'b':
-		return i + 2, append(buf, '\b')
-	case 'f':
-		return i + 2, append(buf, '\f')
-	case 'n':
-		return i + 2, append(buf, '\n')
-	case 'r':
-		return i + 2, append(buf, '\r')
-	case 't':
-		return i + 2, append(buf, '\t')
-	case '\'':
-		if quote == '\'' { // already reported as a single-quoted string
-			return i + 2, append(buf, c)
+	next, buf, invalid := appendEscape(l.src, i, quote, buf)
+	switch {
+	case !invalid:
+	case l.src[i+1] == 'u':
+		l.log.report(span.New(i, next), CodeInvalidEscape, "invalid escape %s in string: expected four hex digits", l.src[i:next])
+	default:
+		r, _ := utf8.DecodeRune(l.src[i+1:])
+		msg := "invalid escape sequence in string"
+		if unicode.IsPrint(r) {
+			msg = fmt.Sprintf("invalid escape \\%c in string", r)
 		}
-	case 'u':
-		return l.unicodeEscape(i, buf)
+		l.log.report(span.New(i, next), CodeInvalidEscape, "%s", msg)
 	}
-	r, size := utf8.DecodeRune(l.src[i+1:])
-	msg := "invalid escape sequence in string"
-	if unicode.IsPrint(r) {
-		msg = fmt.Sprintf("invalid escape \\%c in string", r)
-	}
-	l.log.report(span.New(i, i+1+size), CodeInvalidEscape, "%s", msg)
-	return i + 1 + size, utf8.AppendRune(append(buf, '\\'), r)
-}
-
-// unicodeEscape decodes \uXXXX at src[i], combining a surrogate pair.
-func (l *lexer) unicodeEscape(i int, buf []byte) (int, []byte) {
-	r, n := hex4(l.src[i+2:])
-	if n < 4 {
-		l.log.report(span.New(i, i+2+n), CodeInvalidEscape, "invalid escape %s in string: expected four hex digits", l.src[i:i+2+n])
-		return i + 2 + n, append(buf, l.src[i:i+2+n]...)
-	}
-	i += 6
-	if !utf16.IsSurrogate(r) {
-		return i, utf8.AppendRune(buf, r)
-	}
-	if i+1 < len(l.src) && l.src[i] == '\\' && l.src[i+1] == 'u' {
-		if r2, n := hex4(l.src[i+2:]); n == 4 {
-			if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-				return i + 6, utf8.AppendRune(buf, dec)
-			}
-		}
-	}
-	return i, utf8.AppendRune(buf, utf8.RuneError)
-}
-
-// hex4 decodes up to four hex digits at the start of b, returning the
-// value and how many digits there were.
-func hex4(b []byte) (rune, int) {
-	var r rune
-	for n := range 4 {
-		if n == len(b) {
-			return r, n
-		}
-		c := b[n]
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
-		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return r, n
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, 4
+	return next, buf
 }
