@@ -19,11 +19,28 @@ import (
 // says. Invalid UTF-8 bytes count as one code unit each (the U+FFFD an
 // editor shows in their place).
 //
+// Converting a position costs a binary search for the line and a scan of
+// at most checkpointStride bytes: a line longer than that (a minified
+// file is one line of megabytes) has UTF-16 checkpoints, so converting
+// every diagnostic of a file is linear in their number, not quadratic in
+// the line's length.
+//
 // A Mapper is immutable and safe for concurrent use.
 type Mapper struct {
 	content    []byte
 	lineStarts []int // byte offset of the first byte of each line
+	// checkpoints, for each line longer than checkpointStride, holds
+	// places in it about every checkpointStride bytes where a character
+	// starts, with the line's UTF-16 column there.
+	checkpoints map[int][]checkpoint
 }
+
+// checkpoint is a character boundary in a long line: its byte offset from
+// the line's start and the UTF-16 code units before it in the line.
+type checkpoint struct{ offset, units int }
+
+// checkpointStride bounds the bytes scanned per conversion.
+const checkpointStride = 256
 
 // NewMapper indexes content. The slice must not be modified afterwards.
 func NewMapper(content []byte) *Mapper {
@@ -39,7 +56,57 @@ func NewMapper(content []byte) *Mapper {
 			starts = append(starts, i+1)
 		}
 	}
-	return &Mapper{content: content, lineStarts: starts}
+	m := &Mapper{content: content, lineStarts: starts}
+	for line, start := range starts {
+		if line+1 < len(starts) && starts[line+1]-start <= checkpointStride {
+			continue
+		}
+		if end := m.lineEnd(line); end-start > checkpointStride {
+			if m.checkpoints == nil {
+				m.checkpoints = map[int][]checkpoint{}
+			}
+			m.checkpoints[line] = lineCheckpoints(content[start:end])
+		}
+	}
+	return m
+}
+
+// lineCheckpoints walks line the way utf16Units does and records a
+// checkpoint at the first character start past every checkpointStride
+// bytes.
+func lineCheckpoints(line []byte) []checkpoint {
+	cps := make([]checkpoint, 1, 1+len(line)/checkpointStride)
+	n, next := 0, checkpointStride
+	for i := 0; i < len(line); {
+		if i >= next {
+			cps = append(cps, checkpoint{offset: i, units: n})
+			next = i + checkpointStride
+		}
+		if line[i] < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(line[i:])
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		i += size
+	}
+	return cps
+}
+
+// lineCheckpoint is the last checkpoint c of line for which less(c) holds
+// (checkpoints grow in both offset and units), or the line's start.
+func (m *Mapper) lineCheckpoint(line int, less func(checkpoint) bool) checkpoint {
+	cps := m.checkpoints[line]
+	i := sort.Search(len(cps), func(i int) bool { return !less(cps[i]) })
+	if i == 0 {
+		return checkpoint{}
+	}
+	return cps[i-1]
 }
 
 // Content returns the mapped bytes.
@@ -79,7 +146,10 @@ func (m *Mapper) OffsetPosition(offset int) (protocol.Position, error) {
 	line := m.line(offset)
 	start := m.lineStarts[line]
 	end := m.lineEnd(line)
-	return protocol.Position{Line: uint32(line), Character: uint32(utf16Units(m.content[start:end], min(offset, end)-start))}, nil
+	rel := min(offset, end) - start
+	cp := m.lineCheckpoint(line, func(c checkpoint) bool { return c.offset <= rel })
+	units := cp.units + utf16Units(m.content[start+cp.offset:end], rel-cp.offset)
+	return protocol.Position{Line: uint32(line), Character: uint32(units)}, nil
 }
 
 // PositionOffset converts an LSP position to a byte offset. A character
@@ -91,8 +161,10 @@ func (m *Mapper) PositionOffset(p protocol.Position) (int, error) {
 	if line >= len(m.lineStarts) {
 		return 0, fmt.Errorf("line %d out of range (document has %d lines)", line, len(m.lineStarts))
 	}
-	offset, end := m.lineStarts[line], m.lineEnd(line)
-	for units := int(p.Character); units > 0 && offset < end; {
+	start, end := m.lineStarts[line], m.lineEnd(line)
+	cp := m.lineCheckpoint(line, func(c checkpoint) bool { return c.units <= int(p.Character) })
+	offset := start + cp.offset
+	for units := int(p.Character) - cp.units; units > 0 && offset < end; {
 		r, size := utf8.DecodeRune(m.content[offset:end])
 		n := 1
 		if r >= 0x10000 && size == 4 {

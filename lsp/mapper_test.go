@@ -137,3 +137,55 @@ func TestMapperRangeAndLineColumn(t *testing.T) {
 		t.Errorf("LineColumn = %d:%d, want 2:10 (byte columns, as Go tools print)", line, col)
 	}
 }
+
+// TestMapperLongLinesMatchLineScan: on lines long enough to get
+// checkpoints (a minified file), every offset and every column converts
+// exactly as a scan from the line's start does, invalid UTF-8, astral
+// characters and CRLF included.
+func TestMapperLongLinesMatchLineScan(t *testing.T) {
+	var b []byte
+	chunks := []string{"ab", "é", "😀", "日本", "\xff", "\xe2\x82", `"x"`, "\t"}
+	for i := range 3000 {
+		b = append(b, chunks[(i*7+i/5)%len(chunks)]...)
+		if i == 1500 {
+			b = append(b, "\r\n"...)
+		}
+	}
+	b = append(b, "\nshort\n"...)
+	m := NewMapper(b)
+	if len(m.checkpoints) != 2 {
+		t.Fatalf("want checkpoints on the two long lines, got %d lines with them", len(m.checkpoints))
+	}
+	for off := 0; off <= len(b); off++ {
+		line := m.line(off)
+		start, end := m.lineStarts[line], m.lineEnd(line)
+		want := protocol.Position{Line: uint32(line), Character: uint32(utf16Units(b[start:end], min(off, end)-start))}
+		got, err := m.OffsetPosition(off)
+		if err != nil || got != want {
+			t.Fatalf("OffsetPosition(%d) = %v, %v; want %v", off, got, err, want)
+		}
+	}
+	for line := range m.LineCount() {
+		start, end := m.lineStarts[line], m.lineEnd(line)
+		width := utf16Units(b[start:end], end-start)
+		for c := 0; c <= width+2; c++ {
+			want := start
+			for units := c; units > 0 && want < end; {
+				r, size := utf8.DecodeRune(b[want:end])
+				n := 1
+				if r >= 0x10000 && size == 4 {
+					n = 2
+				}
+				if n > units {
+					break
+				}
+				units -= n
+				want += size
+			}
+			got, err := m.PositionOffset(pos(uint32(line), uint32(c)))
+			if err != nil || got != want {
+				t.Fatalf("PositionOffset(%d:%d) = %d, %v; want %d", line, c, got, err, want)
+			}
+		}
+	}
+}

@@ -1,7 +1,7 @@
 // Command mcp-lsp is a language server and a CI checker for the files in
 // which AI coding tools declare their MCP servers.
 //
-//	mcp-lsp [--stdio] [--log-file FILE] [--log-level LEVEL]   serve LSP on stdin/stdout
+//	mcp-lsp [--stdio] [--log-file FILE] [--log-level LEVEL] [--cpuprofile FILE]   serve LSP on stdin/stdout
 //	mcp-lsp check [--format text|json|sarif|github] [PATH...] check files or directories
 //	mcp-lsp effective [--tool ID] [--cwd DIR] [DIR]           what each tool will start
 //	mcp-lsp convert --to DIALECT [--write PATH] FILE          convert between dialects
@@ -50,7 +50,10 @@ const usage = `mcp-lsp: a language server for MCP configuration files
 
 Usage:
   mcp-lsp [--stdio] [--log-file FILE] [--log-level debug|info|warn|error]
+          [--cpuprofile FILE]
         Serve the Language Server Protocol on stdin/stdout (the default).
+        --cpuprofile writes a CPU profile of the session, for performance
+        reports.
   mcp-lsp check [--format text|json|sarif|github] [--fail-on error|warning|never]
                 [--tools IDS] [--command-lookup] [PATH...]
         Check MCP config files, or every MCP config file under the given

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/pprof"
 
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/lsp"
@@ -20,6 +21,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport; accepted for editors that pass it)")
 	logFile := fs.String("log-file", "", "write logs to `FILE` instead of stderr")
 	logLevel := fs.String("log-level", "info", "log `level`: debug, info, warn or error")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the session to `FILE` (for performance reports)")
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -44,6 +46,18 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		logOut = f
 	}
 	logger := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "mcp-lsp: --cpuprofile: %v\n", err)
+			return 2
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
+	}
 	ver, rev := buildVersion()
 	if ver == "" {
 		ver = "devel"
