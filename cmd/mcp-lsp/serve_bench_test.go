@@ -63,32 +63,32 @@ func bench1000Servers(b *testing.B) {
 	if len(diags) == 0 {
 		b.Fatalf("no diagnostics on a file with schema errors")
 	}
-	report(b, "open -> diagnostics", ms(open), "ms", "<= 30 ms")
+	benchReport(b, "open -> diagnostics", millis(open), "ms", "<= 30 ms")
 
 	edits := c.timeEdits(path, text, max(b.N, minSamples))
-	report(b, "edit -> diagnostics p50", ms(percentile(edits, 50)), "ms", "<= 4 ms")
-	report(b, "edit -> diagnostics p95", ms(percentile(edits, 95)), "ms", "<= 8 ms")
+	benchReport(b, "edit -> diagnostics p50", millis(benchPercentile(edits, 50)), "ms", "<= 4 ms")
+	benchReport(b, "edit -> diagnostics p95", millis(benchPercentile(edits, 95)), "ms", "<= 8 ms")
 
-	name := posOf(text, `"server-00490"`, 3)
+	name := benchPos(text, `"server-00490"`, 3)
 	hover := c.timeRequests(max(b.N, minSamples), "textDocument/hover", map[string]any{
-		"textDocument": map[string]any{"uri": fileURI(path)}, "position": name,
+		"textDocument": map[string]any{"uri": benchURI(path)}, "position": name,
 	}, func(r json.RawMessage) bool { return bytes.Contains(r, []byte("server-00490")) })
-	report(b, "hover on a server name p50", ms(percentile(hover, 50)), "ms", "<= 5 ms")
+	benchReport(b, "hover on a server name p50", millis(benchPercentile(hover, 50)), "ms", "<= 5 ms")
 
 	bad := diags[0]
 	action := c.timeRequests(max(b.N, minSamples), "textDocument/codeAction", map[string]any{
-		"textDocument": map[string]any{"uri": fileURI(path)},
+		"textDocument": map[string]any{"uri": benchURI(path)},
 		"range":        bad["range"],
 		"context":      map[string]any{"diagnostics": []any{bad}},
 	}, func(r json.RawMessage) bool { return bytes.HasPrefix(r, []byte("[")) })
-	report(b, "codeAction on a diagnostic p50", ms(percentile(action, 50)), "ms", "<= 5 ms")
+	benchReport(b, "codeAction on a diagnostic p50", millis(benchPercentile(action, 50)), "ms", "<= 5 ms")
 
 	def := c.timeRequests(max(b.N, minSamples), "textDocument/definition", map[string]any{
-		"textDocument": map[string]any{"uri": fileURI(path)}, "position": name,
-	}, func(r json.RawMessage) bool { return bytes.Contains(r, []byte(fileURI(path))) })
-	report(b, "definition on a server name p50", ms(percentile(def, 50)), "ms", "<= 5 ms")
+		"textDocument": map[string]any{"uri": benchURI(path)}, "position": name,
+	}, func(r json.RawMessage) bool { return bytes.Contains(r, []byte(benchURI(path))) })
+	benchReport(b, "definition on a server name p50", millis(benchPercentile(def, 50)), "ms", "<= 5 ms")
 
-	report(b, "peak RSS", c.peakRSSMB(), "MB", "<= 30 MB")
+	benchReport(b, "peak RSS", c.peakRSSMB(), "MB", "<= 30 MB")
 	c.shutdown()
 }
 
@@ -107,8 +107,8 @@ func benchMinified(b *testing.B) {
 	if len(diags) == 0 {
 		b.Fatalf("no diagnostics on a file with schema errors")
 	}
-	report(b, "open -> diagnostics", ms(open), "ms", "< 1000 ms")
-	report(b, "peak RSS", c.peakRSSMB(), "MB", "")
+	benchReport(b, "open -> diagnostics", millis(open), "ms", "< 1000 ms")
+	benchReport(b, "peak RSS", c.peakRSSMB(), "MB", "")
 	c.shutdown()
 }
 
@@ -127,13 +127,13 @@ func benchFlood(b *testing.B) {
 	var last time.Time
 	for i := range n {
 		last = time.Now()
-		c.change(path, int32(i+2), edited(text, i))
+		c.change(path, int32(i+2), editedText(text, i))
 	}
 	sent := time.Since(start)
 	c.waitDiagnostics(path, n+1)
-	report(b, "send 2,000 edits", ms(sent), "ms", "")
-	report(b, "last edit -> its diagnostics", ms(time.Since(last)), "ms", "")
-	report(b, "peak RSS", c.peakRSSMB(), "MB", "<= 30 MB")
+	benchReport(b, "send 2,000 edits", millis(sent), "ms", "")
+	benchReport(b, "last edit -> its diagnostics", millis(time.Since(last)), "ms", "")
+	benchReport(b, "peak RSS", c.peakRSSMB(), "MB", "<= 30 MB")
 	c.shutdown()
 }
 
@@ -145,7 +145,7 @@ func benchSmall(b *testing.B, bigClaudeJSON bool) {
 	w := newBenchWorkspace(b)
 	if bigClaudeJSON {
 		size := writeClaudeJSON(b, filepath.Join(w.home, ".claude.json"), w.root, 70, 500)
-		report(b, "~/.claude.json size", float64(size)/1e6, "MB", "")
+		benchReport(b, "~/.claude.json size", float64(size)/1e6, "MB", "")
 	}
 	text := generateMCP(5, false, true)
 	path := w.write(".mcp.json", text)
@@ -155,19 +155,19 @@ func benchSmall(b *testing.B, bigClaudeJSON bool) {
 	if bigClaudeJSON {
 		target = "<= 1000 ms"
 	}
-	report(b, "open -> diagnostics", ms(open), "ms", target)
+	benchReport(b, "open -> diagnostics", millis(open), "ms", target)
 	edits := c.timeEdits(path, text, max(b.N, minSamples))
 	target50, target95 := "", ""
 	if bigClaudeJSON {
 		target50, target95 = "as without it (<= 2 ms)", "as without it"
 	}
-	report(b, "edit -> diagnostics p50", ms(percentile(edits, 50)), "ms", target50)
-	report(b, "edit -> diagnostics p95", ms(percentile(edits, 95)), "ms", target95)
+	benchReport(b, "edit -> diagnostics p50", millis(benchPercentile(edits, 50)), "ms", target50)
+	benchReport(b, "edit -> diagnostics p95", millis(benchPercentile(edits, 95)), "ms", target95)
 	target = ""
 	if bigClaudeJSON {
 		target = "<= 120 MB"
 	}
-	report(b, "peak RSS", c.peakRSSMB(), "MB", target)
+	benchReport(b, "peak RSS", c.peakRSSMB(), "MB", target)
 	c.shutdown()
 }
 
@@ -184,14 +184,14 @@ var (
 	rows   []benchRow
 )
 
-// report records one figure as a benchmark metric and as a row of the
+// benchReport records one figure as a benchmark metric and as a row of the
 // table printed when the run ends (a later run of the same benchmark, with
 // a larger b.N, replaces the row).
-func report(b *testing.B, metric string, value float64, unit, target string) {
+func benchReport(b *testing.B, metric string, value float64, unit, target string) {
 	b.Helper()
 	b.ReportMetric(value, metricUnit(metric, unit))
 	scenario := strings.TrimPrefix(b.Name(), "BenchmarkServer/")
-	if i := strings.LastIndexByte(scenario, '-'); i > 0 && isDigits(scenario[i+1:]) && strings.Count(scenario, "-") > 1 {
+	if i := strings.LastIndexByte(scenario, '-'); i > 0 && allDigits(scenario[i+1:]) && strings.Count(scenario, "-") > 1 {
 		scenario = scenario[:i] // the -GOMAXPROCS suffix
 	}
 	rowsMu.Lock()
@@ -223,7 +223,7 @@ func metricUnit(metric, unit string) string {
 	return strings.Join(words, "-")
 }
 
-func isDigits(s string) bool {
+func allDigits(s string) bool {
 	_, err := strconv.Atoi(s)
 	return err == nil
 }
@@ -398,13 +398,13 @@ func writeClaudeJSON(b *testing.B, path, workspace string, projects, history int
 	if err := f.Close(); err != nil {
 		b.Fatal(err)
 	}
-	if !json.Valid(mustRead(b, path)) {
+	if !json.Valid(readBenchFile(b, path)) {
 		b.Fatal("generated ~/.claude.json is not valid JSON")
 	}
 	return info.Size()
 }
 
-func mustRead(b *testing.B, path string) []byte {
+func readBenchFile(b *testing.B, path string) []byte {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
@@ -412,30 +412,30 @@ func mustRead(b *testing.B, path string) []byte {
 	return data
 }
 
-// edited is the i-th edit of text: a full-text change that appends one or
+// editedText is the i-th edit of text: a full-text change that appends one or
 // two spaces, so every version differs from the one before.
-func edited(text []byte, i int) string {
+func editedText(text []byte, i int) string {
 	return string(text) + strings.Repeat(" ", i%2+1)
 }
 
-// posOf is the LSP position (ASCII text) of the first occurrence of needle,
+// benchPos is the LSP position (ASCII text) of the first occurrence of needle,
 // shifted by delta characters.
-func posOf(text []byte, needle string, delta int) map[string]any {
+func benchPos(text []byte, needle string, delta int) map[string]any {
 	i := bytes.Index(text, []byte(needle))
 	if i < 0 {
-		panic("posOf: " + needle + " not in text")
+		panic("benchPos: " + needle + " not in text")
 	}
 	line := bytes.Count(text[:i], []byte("\n"))
 	col := i - (bytes.LastIndexByte(text[:i], '\n') + 1)
 	return map[string]any{"line": line, "character": col + delta}
 }
 
-func fileURI(path string) string { return "file://" + filepath.ToSlash(path) }
+func benchURI(path string) string { return "file://" + filepath.ToSlash(path) }
 
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// percentile is the nearest-rank percentile p of samples.
-func percentile(samples []time.Duration, p int) time.Duration {
+// benchPercentile is the nearest-rank percentile p of samples.
+func benchPercentile(samples []time.Duration, p int) time.Duration {
 	s := slices.Clone(samples)
 	slices.Sort(s)
 	i := (p*len(s)+99)/100 - 1
@@ -509,10 +509,10 @@ func startBenchServer(b *testing.B, w *benchWorkspace) *benchClient {
 	})
 	go c.read(bufio.NewReaderSize(stdout, 1<<20))
 
-	folder := map[string]any{"uri": fileURI(w.root), "name": filepath.Base(w.root)}
+	folder := map[string]any{"uri": benchURI(w.root), "name": filepath.Base(w.root)}
 	c.call("initialize", map[string]any{
 		"processId": os.Getpid(),
-		"rootUri":   fileURI(w.root),
+		"rootUri":   benchURI(w.root),
 		"capabilities": map[string]any{
 			"textDocument": map[string]any{
 				"synchronization":    map[string]any{"didSave": true},
@@ -630,7 +630,7 @@ func (c *benchClient) call(method string, params any) json.RawMessage {
 // waitDiagnostics waits for the publication of path's given version and
 // returns its diagnostics.
 func (c *benchClient) waitDiagnostics(path string, version int32) []map[string]any {
-	uri := fileURI(path)
+	uri := benchURI(path)
 	var p struct {
 		URI         string           `json:"uri"`
 		Version     *int32           `json:"version"`
@@ -653,7 +653,7 @@ func (c *benchClient) waitDiagnostics(path string, version int32) []map[string]a
 func (c *benchClient) open(path string, text []byte) (time.Duration, []map[string]any) {
 	start := time.Now()
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": fileURI(path), "languageId": "json", "version": 1, "text": string(text),
+		"uri": benchURI(path), "languageId": "json", "version": 1, "text": string(text),
 	}})
 	diags := c.waitDiagnostics(path, 1)
 	return time.Since(start), diags
@@ -661,7 +661,7 @@ func (c *benchClient) open(path string, text []byte) (time.Duration, []map[strin
 
 func (c *benchClient) change(path string, version int32, text string) {
 	c.notify("textDocument/didChange", map[string]any{
-		"textDocument":   map[string]any{"uri": fileURI(path), "version": version},
+		"textDocument":   map[string]any{"uri": benchURI(path), "version": version},
 		"contentChanges": []any{map[string]any{"text": text}},
 	})
 }
@@ -673,7 +673,7 @@ func (c *benchClient) timeEdits(path string, text []byte, n int) []time.Duration
 	begin := time.Now()
 	for i := 0; i < n && (i < fewestSamples || time.Since(begin) < sampleBudget); i++ {
 		v := int32(i + 2)
-		body := edited(text, i)
+		body := editedText(text, i)
 		start := time.Now()
 		c.change(path, v, body)
 		c.waitDiagnostics(path, v)
