@@ -94,7 +94,7 @@ func (s *Server) serveCodeAction(ctx context.Context, reply jsonrpc2.Replier, re
 	if err := json.Unmarshal(req.Params(), &params); err != nil {
 		return reply(ctx, nil, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err))
 	}
-	actions, err := s.codeActions(&params)
+	actions, err := s.codeActions(ctx, &params)
 	return reply(ctx, actions, err)
 }
 
@@ -110,12 +110,12 @@ type actionFile struct {
 
 // resolveActionFile finds uri in the current snapshot; ok is false when it
 // is not an MCP configuration file mcp-lsp knows.
-func (s *Server) resolveActionFile(uri protocol.DocumentURI) (*actionFile, bool) {
+func (s *Server) resolveActionFile(ctx context.Context, uri protocol.DocumentURI) (*actionFile, bool) {
 	path, ok := uriToPath(uri)
 	if !ok {
 		return nil, false
 	}
-	snap, opts := s.session.Snapshot(), s.diagnoseOptions()
+	snap, opts := s.view(ctx)
 	kind, ok := opts.Registry.Match(path, opts.Env)
 	f := snap.File(path)
 	if !ok || !f.Exists || f.ReadErr != nil {
@@ -130,13 +130,13 @@ func (s *Server) resolveActionFile(uri protocol.DocumentURI) (*actionFile, bool)
 // codeActions lists the actions for a range: quick fixes of the
 // diagnostics there, conversions (of the server the range is in, else of
 // the whole file), and, when asked for by kind, fix-all.
-func (s *Server) codeActions(params *codeActionParams) ([]codeAction, error) {
+func (s *Server) codeActions(ctx context.Context, params *codeActionParams) ([]codeAction, error) {
 	out := []codeAction{}
 	caps := s.codeActionCaps()
 	if !caps.literals {
 		return out, nil // a client that only takes commands: we have none
 	}
-	af, ok := s.resolveActionFile(params.TextDocument.URI)
+	af, ok := s.resolveActionFile(ctx, params.TextDocument.URI)
 	if !ok {
 		return out, nil
 	}

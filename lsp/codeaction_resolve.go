@@ -30,7 +30,7 @@ func (s *Server) serveCodeActionResolve(ctx context.Context, reply jsonrpc2.Repl
 	if err := json.Unmarshal(req.Params(), &a); err != nil {
 		return reply(ctx, nil, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err))
 	}
-	res, err := s.resolveCodeAction(&a)
+	res, err := s.resolveCodeAction(ctx, &a)
 	return reply(ctx, res, err)
 }
 
@@ -43,11 +43,11 @@ var errStaleAction = jsonrpc2.NewError(protocol.CodeContentModified, "the files 
 // one. The conversion is computed again on the current snapshot, so the
 // edit matches the files as they are now; it must still have the title
 // the user picked.
-func (s *Server) resolveCodeAction(a *codeAction) (*codeAction, error) {
+func (s *Server) resolveCodeAction(ctx context.Context, a *codeAction) (*codeAction, error) {
 	if a.Edit != nil || a.Data == nil {
 		return a, nil // nothing to resolve
 	}
-	af, ok := s.resolveActionFile(a.Data.URI)
+	af, ok := s.resolveActionFile(ctx, a.Data.URI)
 	if !ok {
 		return nil, errStaleAction
 	}

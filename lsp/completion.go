@@ -13,13 +13,13 @@ import (
 // fields its readers accept (on a key) and the allowed values of a field
 // such as "type" (on its value). Anywhere else the list is empty, never
 // null.
-func (s *Server) Completion(_ context.Context, params *protocol.CompletionParams) (*protocol.CompletionList, error) {
+func (s *Server) Completion(ctx context.Context, params *protocol.CompletionParams) (*protocol.CompletionList, error) {
 	list := &protocol.CompletionList{IsIncomplete: false, Items: []protocol.CompletionItem{}}
 	path, ok := uriToPath(params.TextDocument.URI)
 	if !ok {
 		return list, nil
 	}
-	snap, opts := s.session.Snapshot(), s.diagnoseOptions()
+	snap, opts := s.view(ctx)
 	kind, ok := opts.Registry.Match(path, opts.Env)
 	f := snap.File(path)
 	if !ok || !f.Exists {

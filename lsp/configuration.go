@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -26,12 +25,11 @@ func (s *Server) fetchConfiguration(ctx context.Context) {
 	if !supported {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
 	var result []json.RawMessage
 	params := protocol.ConfigurationParams{Items: []protocol.ConfigurationItem{{Section: configSection}}}
-	if _, err := s.conn.Call(ctx, protocol.MethodWorkspaceConfiguration, params, &result); err != nil {
-		s.logger.Warn("workspace/configuration failed", "error", err)
+	if err := s.callClient(ctx, protocol.MethodWorkspaceConfiguration, params, &result); err != nil {
+		// No answer in time, or a refusal: keep the settings we have.
+		s.logger.Warn("workspace/configuration failed; keeping the current settings", "error", err)
 		return
 	}
 	if len(result) == 0 {

@@ -14,8 +14,8 @@ import (
 // the tools launched where the file applies read, the winning one first:
 // the same name in another file is the same server to a tool, and knowing
 // which definition shadows which is the question users have.
-func (s *Server) Definition(_ context.Context, params *protocol.DefinitionParams) ([]protocol.Location, error) {
-	snap, defs, err := s.definitionsAt(params.TextDocument.URI, params.Position)
+func (s *Server) Definition(ctx context.Context, params *protocol.DefinitionParams) ([]protocol.Location, error) {
+	snap, defs, err := s.definitionsAt(ctx, params.TextDocument.URI, params.Position)
 	if err != nil || defs == nil {
 		return []protocol.Location{}, err
 	}
@@ -26,12 +26,12 @@ func (s *Server) Definition(_ context.Context, params *protocol.DefinitionParams
 // its definitions in the effective configurations of every tool launched
 // where the file applies. defs is nil when pos is not on a server name,
 // or the document is not an MCP configuration file.
-func (s *Server) definitionsAt(uri protocol.DocumentURI, pos protocol.Position) (*cache.Snapshot, *effective.Definitions, error) {
+func (s *Server) definitionsAt(ctx context.Context, uri protocol.DocumentURI, pos protocol.Position) (*cache.Snapshot, *effective.Definitions, error) {
 	path, ok := uriToPath(uri)
 	if !ok {
 		return nil, nil, nil
 	}
-	snap, opts := s.session.Snapshot(), s.diagnoseOptions()
+	snap, opts := s.view(ctx)
 	kind, ok := opts.Registry.Match(path, opts.Env)
 	f := snap.File(path)
 	if !ok || !f.Exists || f.ReadErr != nil {

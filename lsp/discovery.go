@@ -124,7 +124,9 @@ func (s *Server) beginProgress(ctx context.Context, supported bool, title, messa
 	}
 	token := fmt.Sprintf("mcp-lsp/discovery/%d", time.Now().UnixNano())
 	ctx = context.WithoutCancel(ctx)
-	if _, err := s.conn.Call(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
+	if err := s.callClient(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
+		// No answer in time, or a refusal: discover without progress.
+		s.logger.Warn("no work-done progress", "error", err)
 		return func(string) {}
 	}
 	s.notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "begin", "title": title, "message": message}})
@@ -164,7 +166,7 @@ func (s *Server) registerWatchers(ctx context.Context) {
 		"method":          "workspace/didChangeWatchedFiles",
 		"registerOptions": map[string]any{"watchers": watchers},
 	}}}
-	if _, err := s.conn.Call(context.WithoutCancel(ctx), "client/registerCapability", params, nil); err != nil {
+	if err := s.callClient(ctx, "client/registerCapability", params, nil); err != nil {
 		s.logger.Debug("file watch registration failed", "error", err)
 	}
 }

@@ -15,13 +15,13 @@ import (
 // hunk of lines so cursors and folds elsewhere survive. TOML files, files
 // with syntax errors and unknown files get no edits; the answer is never
 // null.
-func (s *Server) Formatting(_ context.Context, params *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
+func (s *Server) Formatting(ctx context.Context, params *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
 	edits := []protocol.TextEdit{}
 	path, ok := uriToPath(params.TextDocument.URI)
 	if !ok || strings.EqualFold(filepath.Ext(path), ".toml") {
 		return edits, nil
 	}
-	snap, opts := s.session.Snapshot(), s.diagnoseOptions()
+	snap, opts := s.view(ctx)
 	_, ok = opts.Registry.Match(path, opts.Env)
 	f := snap.File(path)
 	if !ok || !f.Exists {

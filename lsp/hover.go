@@ -12,12 +12,12 @@ import (
 // Hover shows, on a server's name, what each tool that reads the file will
 // start under that name (its effective, merged definition and where each
 // part comes from); on a server's field, the field's documentation.
-func (s *Server) Hover(_ context.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
+func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
 	path, ok := uriToPath(params.TextDocument.URI)
 	if !ok {
 		return nil, nil
 	}
-	snap, opts := s.session.Snapshot(), s.diagnoseOptions()
+	snap, opts := s.view(ctx)
 	kind, ok := opts.Registry.Match(path, opts.Env)
 	f := snap.File(path)
 	if !ok || !f.Exists {

@@ -12,6 +12,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
 
 // The connection is wired by hand instead of with protocol.NewServer,
@@ -20,15 +22,16 @@ import (
 // outermost first:
 //
 //	cancel     runs on the read loop: $/cancelRequest with any ID type
-//	async      one goroutine per message, in arrival order
+//	schedule   one goroutine per message; edits in order, requests concurrent
 //	recover    a panic becomes an InternalError reply; serving goes on
 //	lifecycle  -32002 before initialize, shutdown/exit state machine
 //	extra      methods go.lsp.dev/protocol cannot decode faithfully
 //	protocol   protocol.ServerHandler dispatching to *Server
 //
-// The chain never returns an error to the connection's read loop (async
+// The chain never returns an error to the connection's read loop (schedule
 // swallows them): jsonrpc2 v0.10.0 closes the stream on such an error, and
 // a second failure with another error type panics in atomic.Value.Store.
+// Under the Conn, package rpcstream frames and validates the messages.
 
 // cancelHandler tracks in-flight calls by ID and cancels their context on
 // $/cancelRequest. jsonrpc2.ID's own decoder handles numbers and strings,
@@ -78,16 +81,46 @@ func cancelHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 	}
 }
 
-// asyncHandler runs each message in its own goroutine but in arrival
-// order: a message starts when the previous one has replied (or, for a
-// notification, returned). Edits therefore apply in order, and the read
-// loop is never blocked, so $/cancelRequest is seen while a request runs.
-func asyncHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
-	prev := make(chan struct{})
-	close(prev)
+// scheduleHandler starts each message in its own goroutine, in arrival
+// order, holding a message back only as long as its meaning requires:
+//
+//   - A notification (didOpen, didChange, didChangeConfiguration...) and
+//     the calls that change the session's state (initialize, shutdown)
+//     are writers: a writer waits until every earlier writer has finished
+//     and every earlier reader has taken its view of the state.
+//   - Every other call is a reader: it waits only for the earlier writers,
+//     pins the snapshot and settings it will answer from (see view), and
+//     runs concurrently with everything after it.
+//
+// So edits apply in order, each request answers on the state its position
+// in the stream gives it, and a slow request holds up neither the edits
+// nor the requests behind it. The read loop never blocks, so
+// $/cancelRequest is seen at once, and a call cancelled while it waits for
+// its turn is answered RequestCancelled without running.
+func (s *Server) scheduleHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
+	writerDone := make(chan struct{}) // closed when the last writer finished
+	close(writerDone)
+	var unpinned []chan struct{} // readers since that writer not yet pinned
 	return func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-		wait, done := prev, make(chan struct{})
-		prev = done
+		_, isCall := req.(*jsonrpc2.Call)
+		if isCall && !orderedCalls[req.Method()] {
+			wait, pinned := writerDone, make(chan struct{})
+			unpinned = append(unpinned, pinned)
+			go func() {
+				<-wait
+				if ctx.Err() != nil {
+					close(pinned)
+					_ = reply(ctx, nil, protocol.ErrRequestCancelled)
+					return
+				}
+				ctx = s.pin(ctx)
+				close(pinned)
+				_ = next(ctx, reply, req)
+			}()
+			return nil
+		}
+		wait, readers, done := writerDone, unpinned, make(chan struct{})
+		writerDone, unpinned = done, nil
 		var once sync.Once
 		release := func() { once.Do(func() { close(done) }) }
 		inner := reply
@@ -98,10 +131,43 @@ func asyncHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 		go func() {
 			defer release()
 			<-wait
+			for _, r := range readers {
+				<-r
+			}
 			_ = next(ctx, reply, req)
 		}()
 		return nil
 	}
+}
+
+// orderedCalls are the calls that change the server's state, scheduled
+// as writers.
+var orderedCalls = map[string]bool{
+	protocol.MethodInitialize: true,
+	protocol.MethodShutdown:   true,
+}
+
+// pinnedView is the state a reader answers from.
+type pinnedView struct {
+	snap *cache.Snapshot
+	opts cache.DiagnoseOptions
+}
+
+type pinnedViewKey struct{}
+
+// pin records in ctx the snapshot and settings current when a reader's
+// turn came.
+func (s *Server) pin(ctx context.Context) context.Context {
+	return context.WithValue(ctx, pinnedViewKey{}, &pinnedView{s.session.Snapshot(), s.diagnoseOptions()})
+}
+
+// view returns the snapshot and settings a request answers from: those
+// pinned by the scheduler when it started, or the current ones.
+func (s *Server) view(ctx context.Context) (*cache.Snapshot, cache.DiagnoseOptions) {
+	if v, ok := ctx.Value(pinnedViewKey{}).(*pinnedView); ok {
+		return v.snap, v.opts
+	}
+	return s.session.Snapshot(), s.diagnoseOptions()
 }
 
 // recoverHandler turns a panic into an InternalError reply (if the request

@@ -13,8 +13,8 @@ import (
 // as Definition does: MCP configurations have no uses of a name other
 // than its definitions, and a name defined in several files is one server
 // to a tool. The definition under the cursor is the declaration.
-func (s *Server) References(_ context.Context, params *protocol.ReferenceParams) ([]protocol.Location, error) {
-	snap, defs, err := s.definitionsAt(params.TextDocument.URI, params.Position)
+func (s *Server) References(ctx context.Context, params *protocol.ReferenceParams) ([]protocol.Location, error) {
+	snap, defs, err := s.definitionsAt(ctx, params.TextDocument.URI, params.Position)
 	if err != nil || defs == nil {
 		return []protocol.Location{}, err
 	}

@@ -7,6 +7,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -19,6 +20,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
+	"github.com/mcp-lsp/mcp-lsp/lsp/rpcstream"
 )
 
 // Options configure a Server. The zero value is usable: it reads the real
@@ -41,6 +43,10 @@ type Options struct {
 	// NoCommandLookup turns the command-not-found check off by default
 	// (settings can still turn it on); it depends on the machine's PATH.
 	NoCommandLookup bool
+
+	// clientTimeout bounds every wait for an answer from the client;
+	// zero means defaultClientTimeout. Tests shorten it.
+	clientTimeout time.Duration
 
 	// testHook, when set, runs before every message is dispatched, inside
 	// the recover middleware: tests use it to make a handler panic or block.
@@ -104,7 +110,10 @@ func (s *Server) exit() {
 // stream simply closed).
 func Run(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	s := newServer(opts)
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	s.conn = jsonrpc2.NewConn(rpcstream.New(rwc, rpcstream.Options{
+		Logger:    s.logger,
+		OnRefused: s.refused,
+	}))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.diags = newDiagnoser(s)
@@ -114,7 +123,7 @@ func Run(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	handler = s.extraHandler(handler)
 	handler = s.lifecycleHandler(handler)
 	handler = recoverHandler(s.logger)(handler)
-	handler = asyncHandler(handler)
+	handler = s.scheduleHandler(handler)
 	handler = cancelHandler(handler)
 	s.conn.Go(ctx, handler)
 
@@ -156,10 +165,41 @@ func newServer(opts Options) *Server {
 	}
 }
 
+// defaultClientTimeout is how long the server waits for the client to
+// answer one of its requests before going on without the answer.
+const defaultClientTimeout = 10 * time.Second
+
+// callClient sends a request to the client and waits for the answer, but
+// never longer than the client timeout, and never for a cancelled
+// handler: a client that does not answer (some never answer
+// window/workDoneProgress/create) must not stop the server's work. Every
+// caller has a fallback for the error.
+func (s *Server) callClient(ctx context.Context, method string, params, result any) error {
+	timeout := s.opts.clientTimeout
+	if timeout <= 0 {
+		timeout = defaultClientTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+	defer cancel()
+	_, err := s.conn.Call(ctx, method, params, result)
+	return err
+}
+
 // notify sends a notification to the client, logging (not returning) a
 // failure: a client that went away is not the handler's problem.
 func (s *Server) notify(ctx context.Context, method string, params any) {
 	if err := s.conn.Notify(context.WithoutCancel(ctx), method, params); err != nil {
 		s.logger.Debug("notify failed", "method", method, "error", err)
 	}
+}
+
+// refused tells the user about a notification the stream could not
+// accept (a settings change nested too deep to decode, say): it had no
+// reply to carry the error, and silently ignoring it would leave the user
+// wondering why the change had no effect.
+func (s *Server) refused(method, reason string) {
+	s.notify(context.Background(), protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{
+		Type:    protocol.MessageTypeWarning,
+		Message: fmt.Sprintf("mcp-lsp ignored %s: %s", method, reason),
+	})
 }

@@ -14,13 +14,13 @@ import (
 // DocumentSymbol outlines a file's servers, one per name and map, with
 // the projects of ~/.claude.json as parents of their servers. The result
 // is never null: some clients treat null as a failed request.
-func (s *Server) DocumentSymbol(_ context.Context, params *protocol.DocumentSymbolParams) ([]interface{}, error) {
+func (s *Server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSymbolParams) ([]interface{}, error) {
 	out := []interface{}{}
 	path, ok := uriToPath(params.TextDocument.URI)
 	if !ok {
 		return out, nil
 	}
-	snap, opts := s.session.Snapshot(), s.diagnoseOptions()
+	snap, opts := s.view(ctx)
 	kind, ok := opts.Registry.Match(path, opts.Env)
 	f := snap.File(path)
 	if !ok || !f.Exists || f.ReadErr != nil {
@@ -72,8 +72,8 @@ func symbolKind(k effective.SymbolKind) protocol.SymbolKind {
 // user-level files (~/.claude.json) are searched without being open. An
 // empty query lists every server. The container is the file's display
 // path, which tells the same name in two files apart.
-func (s *Server) Symbols(_ context.Context, params *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
-	snap, opts := s.session.Snapshot(), s.diagnoseOptions()
+func (s *Server) Symbols(ctx context.Context, params *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
+	snap, opts := s.view(ctx)
 	out := []protocol.SymbolInformation{}
 	loc := newLocator(snap)
 	for _, path := range s.knownFiles(snap, opts) {

@@ -1,0 +1,618 @@
+// Package rpcstream is mcp-lsp's JSON-RPC 2.0 stream: the framing and
+// message decoding under go.lsp.dev/jsonrpc2's Conn, which it replaces
+// because the library's own stream (v0.10.0) fails the whole connection on
+// any bad input: a body that is not JSON, a lower-case header, a batch, an
+// id that does not fit in an int32. This one answers a bad message with
+// the error the JSON-RPC specification asks for and keeps serving.
+//
+// What it guarantees:
+//   - Header names are matched case-insensitively; unknown headers are
+//     ignored; a header line longer than maxHeaderLine is discarded
+//     without being buffered.
+//   - A body is read as it arrives (never allocated from Content-Length up
+//     front) and refused beyond MaxMessageBytes.
+//   - A body that is not JSON gets -32700 (id null); a JSON value that is
+//     not a request or a response gets -32600 (id null, or the request's
+//     id when it has a valid one).
+//   - Nesting deeper than MaxDepth is refused by a linear scan before any
+//     decoder sees the message (go.lsp.dev's decoder is quadratic in
+//     depth).
+//   - Request ids are returned exactly as sent: every incoming call gets an
+//     internal id the Conn can hold (jsonrpc2.ID is an int32 or a
+//     non-empty string), the original bytes are restored on the reply, and
+//     $/cancelRequest is translated to the internal id.
+package rpcstream
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// Defaults of Options.
+const (
+	// DefaultMaxDepth is far above anything LSP sends (a few dozen levels)
+	// and low enough that every decoder is fast on it.
+	DefaultMaxDepth = 512
+	// DefaultMaxMessageBytes bounds one message: above any config file
+	// the server analyses (the file cap is 16 MiB), far below memory.
+	DefaultMaxMessageBytes = 256 << 20
+)
+
+// maxHeaderLine bounds one header line; a longer one is skipped.
+const maxHeaderLine = 4096
+
+// methodCancelRequest is the LSP cancellation notification, whose id
+// parameter refers to a request id and so is translated like one.
+const methodCancelRequest = "$/cancelRequest"
+
+// Options configure a Stream. The zero value uses the defaults.
+type Options struct {
+	// Logger receives one line per refused or dropped message (never its
+	// content, which may hold secrets).
+	Logger *slog.Logger
+	// MaxDepth is the deepest nesting of arrays and objects accepted.
+	MaxDepth int
+	// MaxMessageBytes is the largest body accepted.
+	MaxMessageBytes int64
+	// OnRefused, when set, is told about every message refused without a
+	// reply to the client (a notification too deep to decode, say), so
+	// the server can tell the user.
+	OnRefused func(method, reason string)
+}
+
+// Stream implements jsonrpc2.Stream over a byte stream with LSP's
+// Content-Length framing. Read is called by one goroutine (the Conn's
+// read loop); Write may be called concurrently with Read.
+type Stream struct {
+	rwc  io.ReadWriteCloser
+	in   *bufio.Reader
+	opts Options
+
+	writeMu sync.Mutex
+
+	idMu     sync.Mutex
+	seq      int32
+	original map[jsonrpc2.ID]incoming // internal id -> request as received
+	byKey    map[string]jsonrpc2.ID   // canonical original id -> internal id
+
+	// counters for tests: messages refused with a reply, and dropped
+	// without one.
+	replied, dropped int
+}
+
+// incoming is a call in flight: its original id bytes and their key.
+type incoming struct {
+	raw []byte
+	key string
+}
+
+var _ jsonrpc2.Stream = (*Stream)(nil)
+
+// New returns a Stream over rwc.
+func New(rwc io.ReadWriteCloser, opts Options) *Stream {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = DefaultMaxDepth
+	}
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	return &Stream{
+		rwc:      rwc,
+		in:       bufio.NewReaderSize(rwc, maxHeaderLine),
+		opts:     opts,
+		original: map[jsonrpc2.ID]incoming{},
+		byKey:    map[string]jsonrpc2.ID{},
+	}
+}
+
+// Close closes the underlying stream.
+func (s *Stream) Close() error { return s.rwc.Close() }
+
+// Read returns the next message. Bad frames and invalid messages are
+// answered (or logged) here and skipped; the only errors returned are
+// those of the underlying stream (io.EOF when it closes between messages).
+func (s *Stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		body, err := s.readFrame()
+		var fe *frameError
+		if errors.As(err, &fe) {
+			s.refuse(nil, "", jsonrpc2.ParseError, fe.msg)
+			continue
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		if msg := s.decode(body); msg != nil {
+			return msg, int64(len(body)), nil
+		}
+	}
+}
+
+// frameError is a framing problem after which reading can go on.
+type frameError struct{ msg string }
+
+func (e *frameError) Error() string { return e.msg }
+
+// readFrame reads one header block and its body.
+func (s *Stream) readFrame() ([]byte, error) {
+	length := int64(-1)
+	var problem string
+	started := false
+	for {
+		line, tooLong, err := s.readLine()
+		if err != nil {
+			if started && err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+		if tooLong {
+			started = true
+			problem = "header line too long"
+			continue
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			if !started {
+				continue // stray line breaks between messages
+			}
+			break
+		}
+		started = true
+		// After a body that could not be framed, the next header may
+		// follow that body on the same line: resynchronise on it.
+		if i := indexFold(line, "content-length"); i > 0 {
+			line = line[i:]
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			problem = "header line without a colon"
+			continue
+		}
+		if !strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			continue // Content-Type and unknown headers
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+		if err != nil || n < 0 {
+			problem = fmt.Sprintf("invalid Content-Length %q", truncate(strings.TrimSpace(value), 40))
+			length = -1
+			continue
+		}
+		length, problem = n, ""
+	}
+	if length < 0 {
+		if problem == "" {
+			problem = "missing Content-Length header"
+		}
+		return nil, &frameError{problem}
+	}
+	if length > s.opts.MaxMessageBytes {
+		if _, err := io.CopyN(io.Discard, s.in, length); err != nil {
+			return nil, unexpected(err)
+		}
+		return nil, &frameError{fmt.Sprintf("message of %d bytes exceeds the limit of %d", length, s.opts.MaxMessageBytes)}
+	}
+	// The buffer grows as bytes arrive: a Content-Length that lies costs
+	// nothing until the bytes are really sent.
+	var buf bytes.Buffer
+	buf.Grow(int(min(length, 64<<10)))
+	if _, err := io.CopyN(&buf, s.in, length); err != nil {
+		return nil, unexpected(err)
+	}
+	return buf.Bytes(), nil
+}
+
+func unexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// readLine reads one line, or skips it (tooLong) when it does not fit in
+// the buffer, without ever holding more than maxHeaderLine bytes.
+func (s *Stream) readLine() (line string, tooLong bool, err error) {
+	b, err := s.in.ReadSlice('\n')
+	if err == nil {
+		return string(b), false, nil
+	}
+	if err != bufio.ErrBufferFull {
+		if err == io.EOF && len(b) > 0 {
+			return "", false, io.ErrUnexpectedEOF
+		}
+		return "", false, err
+	}
+	for err == bufio.ErrBufferFull {
+		_, err = s.in.ReadSlice('\n')
+	}
+	if err != nil {
+		return "", false, unexpected(err)
+	}
+	return "", true, nil
+}
+
+// decode turns a body into a message, or answers or logs it and returns
+// nil.
+func (s *Stream) decode(body []byte) jsonrpc2.Message {
+	top := scan(body, s.opts.MaxDepth)
+	if top.tooDeep {
+		id, _ := classifyID(top.member("id"))
+		method := top.member("method")
+		reason := fmt.Sprintf("message nested deeper than %d levels", s.opts.MaxDepth)
+		if method != nil && id.kind == idValid {
+			s.refuse(id.raw, "", jsonrpc2.InvalidRequest, reason)
+		} else {
+			s.drop(methodName(method), reason)
+		}
+		return nil
+	}
+	if !json.Valid(body) {
+		s.refuse(nil, "", jsonrpc2.ParseError, "body is not valid JSON")
+		return nil
+	}
+	if !top.object {
+		what := "not a JSON object"
+		if top.first == '[' {
+			what = "batches are not supported"
+		}
+		s.refuse(nil, "", jsonrpc2.InvalidRequest, "invalid request: "+what)
+		return nil
+	}
+	id, idErr := classifyID(top.member("id"))
+	if v := top.member("jsonrpc"); v != nil && string(v) != `"2.0"` {
+		s.refuse(validOrNull(id), "", jsonrpc2.InvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
+		return nil
+	}
+	methodRaw := top.member("method")
+	if methodRaw == nil {
+		return s.decodeResponse(top, id, idErr)
+	}
+	var method string
+	if json.Unmarshal(methodRaw, &method) != nil {
+		s.refuse(validOrNull(id), "", jsonrpc2.InvalidRequest, `invalid request: "method" must be a string`)
+		return nil
+	}
+	params := top.member("params")
+	switch id.kind {
+	case idAbsent:
+		if method == methodCancelRequest {
+			var ok bool
+			if params, ok = s.translateCancel(params); !ok {
+				return nil
+			}
+		}
+		msg, err := jsonrpc2.NewNotification(method, rawOrNull(params))
+		if err != nil {
+			s.drop(method, "undecodable params")
+			return nil
+		}
+		return msg
+	case idValid:
+		internal := s.enter(id)
+		msg, err := jsonrpc2.NewCall(internal, method, rawOrNull(params))
+		if err != nil {
+			s.leave(internal)
+			s.refuse(id.raw, "", jsonrpc2.InvalidRequest, "invalid request: undecodable params")
+			return nil
+		}
+		return msg
+	default:
+		s.refuse(nil, "", jsonrpc2.InvalidRequest, "invalid request: "+idErr)
+		return nil
+	}
+}
+
+// decodeResponse handles a message without a method: the client's answer
+// to one of the server's calls.
+func (s *Stream) decodeResponse(top scanned, id requestID, idErr string) jsonrpc2.Message {
+	switch id.kind {
+	case idAbsent:
+		s.refuse(nil, "", jsonrpc2.InvalidRequest, `invalid request: no "method" and no "id"`)
+		return nil
+	case idNull:
+		// The client could not read something the server sent; there is
+		// nothing to answer it with.
+		s.drop("", "error response with a null id from the client")
+		return nil
+	case idInvalid:
+		s.refuse(nil, "", jsonrpc2.InvalidRequest, "invalid response: "+idErr)
+		return nil
+	}
+	// The server's own calls have int32 ids; anything else answers
+	// nothing we sent.
+	n, err := strconv.ParseInt(string(id.raw), 10, 32)
+	if err != nil {
+		s.drop("", "response to an id the server never sent")
+		return nil
+	}
+	var rerr error
+	if raw := top.member("error"); raw != nil && string(raw) != "null" {
+		var e struct {
+			Code    int64           `json:"code"`
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data"`
+		}
+		if json.Unmarshal(raw, &e) != nil {
+			e.Code, e.Message = int64(jsonrpc2.InternalError), "malformed error in response"
+		}
+		rerr = jsonrpc2.NewError(jsonrpc2.Code(e.Code), e.Message)
+	}
+	msg, err := jsonrpc2.NewResponse(jsonrpc2.NewNumberID(int32(n)), rawOrNull(top.member("result")), rerr)
+	if err != nil {
+		s.drop("", "undecodable result")
+		return nil
+	}
+	return msg
+}
+
+// translateCancel rewrites $/cancelRequest's id to the internal id of the
+// call it names; a cancel for a call no longer in flight is dropped.
+func (s *Stream) translateCancel(params []byte) ([]byte, bool) {
+	var p struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		s.drop(methodCancelRequest, "malformed params")
+		return nil, false
+	}
+	id, _ := classifyID(p.ID)
+	if id.kind != idValid {
+		s.drop(methodCancelRequest, "invalid id")
+		return nil, false
+	}
+	s.idMu.Lock()
+	internal, ok := s.byKey[id.key]
+	s.idMu.Unlock()
+	if !ok {
+		// Answered already, or never sent: nothing to cancel.
+		s.dropped++
+		s.opts.Logger.Debug("cancel for a request not in flight")
+		return nil, false
+	}
+	out, err := json.Marshal(map[string]any{"id": &internal})
+	if err != nil {
+		return nil, false
+	}
+	return out, true
+}
+
+// enter gives an incoming call its internal id.
+func (s *Stream) enter(id requestID) jsonrpc2.ID {
+	s.idMu.Lock()
+	defer s.idMu.Unlock()
+	for {
+		s.seq++
+		if s.seq <= 0 {
+			s.seq = 1
+		}
+		internal := jsonrpc2.NewNumberID(s.seq)
+		if _, taken := s.original[internal]; !taken {
+			s.original[internal] = incoming{raw: id.raw, key: id.key}
+			s.byKey[id.key] = internal
+			return internal
+		}
+	}
+}
+
+// leave forgets an incoming call and returns its original id bytes.
+func (s *Stream) leave(internal jsonrpc2.ID) ([]byte, bool) {
+	s.idMu.Lock()
+	defer s.idMu.Unlock()
+	in, ok := s.original[internal]
+	if !ok {
+		return nil, false
+	}
+	delete(s.original, internal)
+	if s.byKey[in.key] == internal {
+		delete(s.byKey, in.key)
+	}
+	return in.raw, true
+}
+
+// refuse answers a message the server will not handle with a JSON-RPC
+// error; id nil means null.
+func (s *Stream) refuse(id []byte, _ string, code jsonrpc2.Code, msg string) {
+	s.replied++
+	s.opts.Logger.Warn("refused a message", "code", int64(code), "reason", msg)
+	if id == nil {
+		id = []byte("null")
+	}
+	data, err := encodeResponse(id, nil, jsonrpc2.NewError(code, msg))
+	if err != nil {
+		return
+	}
+	if _, err := s.writeFrame(data); err != nil {
+		s.opts.Logger.Debug("writing an error reply failed", "error", err)
+	}
+}
+
+// drop logs a message that gets no reply.
+func (s *Stream) drop(method, reason string) {
+	s.dropped++
+	s.opts.Logger.Warn("dropped a message", "method", method, "reason", reason)
+	if s.opts.OnRefused != nil && method != "" && method != methodCancelRequest {
+		s.opts.OnRefused(method, reason)
+	}
+}
+
+// Write sends a message. A response carries the id its call came with.
+func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	var data []byte
+	var err error
+	if r, ok := msg.(*jsonrpc2.Response); ok {
+		id, ok := s.leave(r.ID())
+		if !ok {
+			rid := r.ID()
+			id, err = json.Marshal(&rid)
+			if err != nil {
+				return 0, err
+			}
+		}
+		data, err = encodeResponse(id, r.Result(), r.Err())
+	} else {
+		data, err = json.Marshal(msg)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("marshaling message: %w", err)
+	}
+	return s.writeFrame(data)
+}
+
+func (s *Stream) writeFrame(data []byte) (int64, error) {
+	frame := make([]byte, 0, len(data)+32)
+	frame = fmt.Appendf(frame, "Content-Length: %d\r\n\r\n", len(data))
+	frame = append(frame, data...)
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	n, err := s.rwc.Write(frame)
+	if err != nil {
+		return int64(n), fmt.Errorf("write to stream: %w", err)
+	}
+	return int64(n), nil
+}
+
+// wireError is a JSON-RPC error object.
+type wireError struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// encodeResponse builds a response with id as given. An error that wraps
+// a JSON-RPC error keeps its code and the full message; any other error is
+// an InternalError.
+func encodeResponse(id []byte, result []byte, rerr error) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	b.Write(id)
+	if rerr != nil {
+		we := wireError{Code: int64(jsonrpc2.InternalError), Message: rerr.Error()}
+		var je *jsonrpc2.Error
+		if errors.As(rerr, &je) {
+			we.Code = int64(je.Code)
+			if je.Data != nil {
+				we.Data = json.RawMessage(*je.Data)
+			}
+		}
+		e, err := json.Marshal(we)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(`,"error":`)
+		b.Write(e)
+	} else {
+		b.WriteString(`,"result":`)
+		if len(result) == 0 {
+			b.WriteString("null")
+		} else {
+			b.Write(result)
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// idKind classifies a request id.
+type idKind int
+
+const (
+	idAbsent idKind = iota
+	idNull
+	idValid
+	idInvalid
+)
+
+// requestID is an id as received: its bytes and a key under which equal
+// ids (the same string however escaped) meet.
+type requestID struct {
+	kind idKind
+	raw  []byte
+	key  string
+}
+
+// classifyID says whether raw (nil when the member is absent) is a valid
+// JSON-RPC id: a string or a number.
+func classifyID(raw []byte) (requestID, string) {
+	switch {
+	case raw == nil:
+		return requestID{kind: idAbsent}, ""
+	case len(raw) == 0:
+		return requestID{kind: idInvalid}, "the id is empty"
+	case string(raw) == "null":
+		return requestID{kind: idNull}, "the id is null"
+	case raw[0] == '"':
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return requestID{kind: idInvalid}, "the id is not valid JSON"
+		}
+		return requestID{kind: idValid, raw: bytes.Clone(raw), key: "s" + s}, ""
+	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
+		var n json.Number
+		if json.Unmarshal(raw, &n) != nil {
+			return requestID{kind: idInvalid}, "the id is not valid JSON"
+		}
+		return requestID{kind: idValid, raw: bytes.Clone(raw), key: "n" + string(raw)}, ""
+	}
+	return requestID{kind: idInvalid}, "the id must be a string or a number"
+}
+
+func validOrNull(id requestID) []byte {
+	if id.kind == idValid {
+		return id.raw
+	}
+	return nil
+}
+
+// rawOrNull keeps params and results as the raw bytes received.
+func rawOrNull(raw []byte) json.RawMessage {
+	if raw == nil {
+		return json.RawMessage("null")
+	}
+	return json.RawMessage(raw)
+}
+
+func methodName(raw []byte) string {
+	var m string
+	if json.Unmarshal(raw, &m) != nil {
+		return ""
+	}
+	return m
+}
+
+// indexFold is strings.Index, ignoring ASCII case.
+func indexFold(s, substr string) int {
+	n := len(substr)
+	for i := 0; i+n <= len(s); i++ {
+		if strings.EqualFold(s[i:i+n], substr) {
+			return i
+		}
+	}
+	return -1
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
