@@ -44,9 +44,9 @@ type Options struct {
 	// (settings can still turn it on); it depends on the machine's PATH.
 	NoCommandLookup bool
 
-	// clientTimeout bounds every wait for an answer from the client;
-	// zero means defaultClientTimeout. Tests shorten it.
-	clientTimeout time.Duration
+	// ClientTimeout bounds every wait for an answer from the client;
+	// zero means DefaultClientTimeout.
+	ClientTimeout time.Duration
 
 	// testHook, when set, runs before every message is dispatched, inside
 	// the recover middleware: tests use it to make a handler panic or block.
@@ -79,6 +79,7 @@ type Server struct {
 	settings  analysis.Settings
 	folders   []cache.Folder
 	rawCaps   rawClientCaps
+	desynced  map[string]*desync // buffers the server lost track of (text_sync.go)
 }
 
 func (s *Server) state() lifecycleState {
@@ -165,9 +166,9 @@ func newServer(opts Options) *Server {
 	}
 }
 
-// defaultClientTimeout is how long the server waits for the client to
+// DefaultClientTimeout is how long the server waits for the client to
 // answer one of its requests before going on without the answer.
-const defaultClientTimeout = 10 * time.Second
+const DefaultClientTimeout = 10 * time.Second
 
 // callClient sends a request to the client and waits for the answer, but
 // never longer than the client timeout, and never for a cancelled
@@ -175,9 +176,9 @@ const defaultClientTimeout = 10 * time.Second
 // window/workDoneProgress/create) must not stop the server's work. Every
 // caller has a fallback for the error.
 func (s *Server) callClient(ctx context.Context, method string, params, result any) error {
-	timeout := s.opts.clientTimeout
+	timeout := s.opts.ClientTimeout
 	if timeout <= 0 {
-		timeout = defaultClientTimeout
+		timeout = DefaultClientTimeout
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"path/filepath"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -25,6 +27,7 @@ func (s *Server) DidOpen(_ context.Context, params *protocol.DidOpenTextDocument
 		Version: params.TextDocument.Version,
 		Content: []byte(params.TextDocument.Text),
 	}}}, nil)
+	s.setDesynced(path, nil)
 	// Re-read files from disk: user-level files may have changed outside
 	// the editor, and clients without relative-pattern watchers do not
 	// report them.
@@ -41,14 +44,19 @@ func (s *Server) DidClose(_ context.Context, params *protocol.DidCloseTextDocume
 		return nil
 	}
 	s.session.Modify([]cache.Modification{{Path: path}}, []string{path})
+	s.setDesynced(path, nil)
 	s.diags.trigger()
 	return nil
 }
 
 // DidSave re-reads files from disk the next time a closed view needs them.
 func (s *Server) DidSave(_ context.Context, params *protocol.DidSaveTextDocumentParams) error {
-	if _, ok := uriToPath(params.TextDocument.URI); !ok {
+	path, ok := uriToPath(params.TextDocument.URI)
+	if !ok {
 		return nil
+	}
+	if lost := s.desyncedAt(path); lost != nil {
+		s.resyncFromDisk(path, lost)
 	}
 	// Other files may have changed too (a save-all, a tool rewriting its
 	// config): re-read everything from disk, which is cheap at this size.
@@ -92,21 +100,33 @@ func (s *Server) didChange(params *didChangeParams) error {
 		return nil
 	}
 	snap := s.session.Snapshot()
-	o, ok := snap.Overlay(path)
-	if !ok {
+	uri := string(params.TextDocument.URI)
+	var content []byte
+	if o, ok := snap.Overlay(path); ok {
+		content, uri = o.Content, o.URI
+	} else if s.desyncedAt(path) == nil {
 		return fmt.Errorf("didChange for %s, which is not open", params.TextDocument.URI)
 	}
-	content := o.Content
-	for _, ch := range params.ContentChanges {
+	for i, ch := range params.ContentChanges {
 		if ch.Range == nil {
 			content = []byte(ch.Text)
+			s.setDesynced(path, nil) // a full text resynchronises
 			continue
 		}
-		sp, err := NewMapper(content).Span(*ch.Range)
+		if content == nil {
+			// Lost track of this buffer earlier: edits cannot apply
+			// until a full text, a save or a reopen.
+			s.logger.Debug("didChange ignored: buffer out of sync", "uri", uri)
+			s.setDesynced(path, &desync{uri: uri, version: params.TextDocument.Version})
+			return nil
+		}
+		m := NewMapper(content)
+		sp, err := m.Span(clampRange(m, *ch.Range))
 		if err != nil {
-			// The client and server disagree on the text; applying the
+			// The client and server disagree on the text: applying the
 			// edit anyway would corrupt every later position.
-			return fmt.Errorf("didChange %s: %w", params.TextDocument.URI, err)
+			s.lostTrack(path, uri, params.TextDocument.Version, fmt.Errorf("change %d: %w", i, err))
+			return nil
 		}
 		next := make([]byte, 0, len(content)-sp.Len()+len(ch.Text))
 		next = append(next, content[:sp.Start]...)
@@ -114,10 +134,80 @@ func (s *Server) didChange(params *didChangeParams) error {
 		content = append(next, content[sp.End:]...)
 	}
 	s.session.Modify([]cache.Modification{{Path: path, Overlay: &cache.Overlay{
-		Path: path, URI: o.URI, Version: params.TextDocument.Version, Content: content,
+		Path: path, URI: uri, Version: params.TextDocument.Version, Content: content,
 	}}}, nil)
 	s.diags.trigger()
 	return nil
+}
+
+// clampRange applies the specification to a range the text does not
+// contain: a line past the last one means the end of the document (a
+// character past the end of its line, meaning the line's end, is the
+// mapper's rule).
+func clampRange(m *Mapper, r protocol.Range) protocol.Range {
+	last := uint32(m.LineCount() - 1)
+	for _, p := range []*protocol.Position{&r.Start, &r.End} {
+		if p.Line > last {
+			*p = protocol.Position{Line: last, Character: math.MaxUint32}
+		}
+	}
+	return r
+}
+
+// desync records a buffer whose text the server lost track of.
+type desync struct {
+	uri     string
+	version int32
+}
+
+func (s *Server) desyncedAt(path string) *desync {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.desynced[path]
+}
+
+func (s *Server) setDesynced(path string, d *desync) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d == nil {
+		delete(s.desynced, path)
+		return
+	}
+	if s.desynced == nil {
+		s.desynced = map[string]*desync{}
+	}
+	s.desynced[path] = d
+}
+
+// lostTrack handles an edit that cannot be applied (a range whose end is
+// before its start): rather than drift silently from the client's text,
+// the server drops the buffer and falls back to the file on disk, says so
+// in the log and to the user, and takes the buffer back on the next full
+// text, save (the disk then holds the buffer) or reopen.
+func (s *Server) lostTrack(path, uri string, version int32, err error) {
+	s.logger.Warn("didChange cannot be applied; falling back to the file on disk until the next save", "uri", uri, "error", err)
+	s.setDesynced(path, &desync{uri: uri, version: version})
+	s.session.Modify([]cache.Modification{{Path: path}}, []string{path})
+	s.diags.trigger()
+	s.notify(context.Background(), protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{
+		Type:    protocol.MessageTypeWarning,
+		Message: fmt.Sprintf("mcp-lsp lost track of the text of %s (an edit with an invalid range); its diagnostics follow the file on disk until you save it", filepath.Base(path)),
+	})
+}
+
+// resyncFromDisk takes a lost buffer back after a save: the file on disk
+// now holds what the editor shows.
+func (s *Server) resyncFromDisk(path string, d *desync) {
+	snap := s.session.Modify(nil, []string{path})
+	f := snap.File(path)
+	if !f.Exists || f.ReadErr != nil {
+		return
+	}
+	s.session.Modify([]cache.Modification{{Path: path, Overlay: &cache.Overlay{
+		Path: path, URI: d.uri, Version: d.version, Content: f.Content,
+	}}}, nil)
+	s.setDesynced(path, nil)
+	s.logger.Info("buffer resynchronised from disk after save", "uri", d.uri)
 }
 
 // extraHandler serves the methods that go.lsp.dev/protocol v0.12.0 cannot

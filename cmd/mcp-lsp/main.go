@@ -50,10 +50,12 @@ const usage = `mcp-lsp: a language server for MCP configuration files
 
 Usage:
   mcp-lsp [--stdio] [--log-file FILE] [--log-level debug|info|warn|error]
-          [--cpuprofile FILE]
+          [--cpuprofile FILE] [--client-timeout DURATION]
         Serve the Language Server Protocol on stdin/stdout (the default).
         --cpuprofile writes a CPU profile of the session, for performance
-        reports.
+        reports. The server waits at most --client-timeout (default 10s)
+        for the editor to answer one of its requests, then goes on
+        without it.
   mcp-lsp check [--format text|json|sarif|github] [--fail-on error|warning|never]
                 [--tools IDS] [--command-lookup] [PATH...]
         Check MCP config files, or every MCP config file under the given

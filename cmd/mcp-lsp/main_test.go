@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-lsp/mcp-lsp/lsp/lsptest"
 )
 
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -186,10 +188,7 @@ func TestBinaryOverStdio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "mcp-lsp")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--stdio", "--log-level", "debug")
@@ -264,6 +263,46 @@ func TestBinaryOverStdio(t *testing.T) {
 	if !strings.Contains(stderr.String(), "mcp-lsp starting") {
 		t.Errorf("logs did not go to stderr: %q", stderr.String())
 	}
+}
+
+// buildBinary builds the real mcp-lsp into a temporary directory.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "mcp-lsp")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestHostileClientOverStdio: the hostile-client suite (lsp/lsptest)
+// against the built binary on its stdin/stdout, default settings but a
+// short --client-timeout; the process must then exit 0.
+func TestHostileClientOverStdio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	lsptest.Hostile(t, func(t *testing.T, s lsptest.Server) *lsptest.Client {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		cmd := exec.CommandContext(ctx, bin, "--log-level", "debug", "--client-timeout", "300ms")
+		cmd.Env = append(os.Environ(), "HOME="+s.Home, "XDG_CONFIG_HOME=", "COPILOT_HOME=", "OPENCODE_CONFIG=")
+		stdin, _ := cmd.StdinPipe()
+		stdout, _ := cmd.StdoutPipe()
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			defer cancel()
+			stdin.Close()
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("server exit: %v (want status 0 after shutdown and exit)\nstderr:\n%s", err, stderr.String())
+			}
+		})
+		return lsptest.NewClient(t, stdout, stdin, s.Silent...)
+	})
 }
 
 func TestEffectiveCommand(t *testing.T) {

@@ -22,6 +22,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	logFile := fs.String("log-file", "", "write logs to `FILE` instead of stderr")
 	logLevel := fs.String("log-level", "info", "log `level`: debug, info, warn or error")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the session to `FILE` (for performance reports)")
+	clientTimeout := fs.Duration("client-timeout", lsp.DefaultClientTimeout, "how long to wait for the editor to answer a request before going on without the answer")
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -64,9 +65,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	logger.Info("mcp-lsp starting", "version", ver, "commit", rev, "pid", os.Getpid())
 	code := lsp.Run(ctx, stdio{stdin, stdout}, lsp.Options{
-		Logger:  logger,
-		Env:     registry.OSEnv(),
-		Version: ver,
+		Logger:        logger,
+		Env:           registry.OSEnv(),
+		Version:       ver,
+		ClientTimeout: *clientTimeout,
 	})
 	logger.Info("mcp-lsp exiting", "code", code)
 	return code
