@@ -1,7 +1,9 @@
 package rpcstream
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -61,6 +63,10 @@ func FuzzBody(f *testing.F) {
 		`{"jsonrpc":"2.0","id":"","method":"m"}`, `{"jsonrpc":"2.0","id":3,"result":null}`,
 		`{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}}`,
 		`{"id":"\u0069d","method":"m","\u0069d":1}`,
+		`{"jsonrpc":"2.0","id":1,"id":"x","method":"m","params":{}}`,
+		"{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"a\":\"\xff\"}}",
+		"{\"jsonrpc\":\"2.0\",\"id\": 5 ,\"method\":\"m\",\"params\":[\"\\\\\\\"\"]}",
+		`{"jsonrpc":"2.0","method":"m","params":{}} trailing`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -90,6 +96,17 @@ func FuzzBody(f *testing.F) {
 		if n := len(msgs) - 1 + len(out) + s.dropped; n != 1 {
 			t.Fatalf("body gave %d outcomes (messages %d, replies %d, drops %d)", n, len(msgs)-1, len(out), s.dropped)
 		}
+		// Differential check against encoding/json on what must happen.
+		if len(out) == 1 && !json.Valid(body) && !scan(body, DefaultMaxDepth).tooDeep {
+			var e struct{ Code int64 }
+			json.Unmarshal(out[0]["error"], &e)
+			if e.Code != -32700 || string(out[0]["id"]) != "null" {
+				t.Fatalf("invalid JSON answered %v, want -32700 with id null", out[0])
+			}
+		}
+		if wellFormedRequest(body) && len(msgs) != 2 {
+			t.Fatalf("a well-formed request was refused: replies %v, drops %d", out, s.dropped)
+		}
 		r, _ := jsonrpc2.NewResponse(last.ID(), nil, nil)
 		p.out.Reset()
 		s.Write(context.Background(), r)
@@ -97,4 +114,34 @@ func FuzzBody(f *testing.F) {
 			t.Fatalf("probe reply: %v", reply)
 		}
 	})
+}
+
+// wellFormedRequest says, by encoding/json, whether body is a JSON-RPC
+// request the stream must pass on: an object with "jsonrpc":"2.0", a
+// non-empty string method, an absent, string or number id, object or
+// array params, nesting within the limit. ($/cancelRequest is left out: a
+// cancel for nothing in flight is dropped by design.)
+func wellFormedRequest(body []byte) bool {
+	if !json.Valid(body) || scan(body, DefaultMaxDepth).tooDeep {
+		return false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil || string(m["jsonrpc"]) != `"2.0"` {
+		return false
+	}
+	var method string
+	if json.Unmarshal(m["method"], &method) != nil || method == "" || method == methodCancelRequest {
+		return false
+	}
+	if id, ok := m["id"]; ok {
+		if k, _ := classifyID(bytes.TrimSpace(id)); k.kind != idValid {
+			return false
+		}
+	}
+	if p, ok := m["params"]; ok {
+		if p = bytes.TrimSpace(p); len(p) == 0 || p[0] != '{' && p[0] != '[' {
+			return false
+		}
+	}
+	return true
 }

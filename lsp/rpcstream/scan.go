@@ -13,26 +13,40 @@ type scanned struct {
 	first   byte // first non-space byte
 	object  bool
 	tooDeep bool
-	members []member
+	// trailing is set when something other than white space follows
+	// the top-level value.
+	trailing bool
+	members  []member
 }
 
 type member struct {
 	key   []byte // raw, with quotes
 	value []byte // raw, trimmed
+	start int    // offset of value in the body
 }
 
 // member returns the raw value of the last member named name (the last,
-// as encoding/json keeps), or nil.
+// as the decoders keep), or nil.
 func (t scanned) member(name string) []byte {
+	if m := t.find(name); m != nil {
+		return m.value
+	}
+	return nil
+}
+
+// memberStart returns the offset of the value of member name.
+func (t scanned) memberStart(name string) int { return t.find(name).start }
+
+func (t scanned) find(name string) *member {
 	for i := len(t.members) - 1; i >= 0; i-- {
 		k := t.members[i].key
 		if len(k) == len(name)+2 && string(k[1:len(k)-1]) == name {
-			return t.members[i].value
+			return &t.members[i]
 		}
 		if bytes.IndexByte(k, '\\') >= 0 { // an escaped key: decode it
 			var s string
 			if json.Unmarshal(k, &s) == nil && s == name {
-				return t.members[i].value
+				return &t.members[i]
 			}
 		}
 	}
@@ -56,29 +70,18 @@ func scan(body []byte, limit int) scanned {
 	)
 	state := expectKey
 	depth := 0
-	inString, escaped := false, false
 	keyStart, keyEnd, valueStart := 0, 0, 0
+	end := -1 // just past the top-level value, once closed
 	for ; i < len(body); i++ {
 		c := body[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-				if depth == 1 && state == inKey {
-					keyEnd, state = i+1, expectColon
-				}
-			}
-			continue
-		}
 		switch c {
 		case '"':
-			inString = true
 			if t.object && depth == 1 && state == expectKey {
 				keyStart, state = i, inKey
+			}
+			i = stringEnd(body, i)
+			if state == inKey {
+				keyEnd, state = i+1, expectColon
 			}
 		case '{', '[':
 			depth++
@@ -87,22 +90,55 @@ func scan(body []byte, limit int) scanned {
 			}
 		case '}', ']':
 			if t.object && depth == 1 && state == inValue {
-				t.members = append(t.members, member{body[keyStart:keyEnd], bytes.TrimSpace(body[valueStart:i])})
+				t.members = append(t.members, newMember(body, keyStart, keyEnd, valueStart, i))
 				state = expectKey
 			}
 			depth--
+			if depth == 0 && end < 0 {
+				end = i + 1
+			}
 		case ':':
 			if t.object && depth == 1 && state == expectColon {
 				state, valueStart = inValue, i+1
 			}
 		case ',':
 			if t.object && depth == 1 && state == inValue {
-				t.members = append(t.members, member{body[keyStart:keyEnd], bytes.TrimSpace(body[valueStart:i])})
+				t.members = append(t.members, newMember(body, keyStart, keyEnd, valueStart, i))
 				state = expectKey
 			}
 		}
 	}
+	t.trailing = end >= 0 && skipSpace(body, end) != len(body)
 	return t
+}
+
+func newMember(body []byte, keyStart, keyEnd, valueStart, valueEnd int) member {
+	start := skipSpace(body, valueStart)
+	if start > valueEnd {
+		start = valueEnd
+	}
+	return member{key: body[keyStart:keyEnd], value: bytes.TrimRight(body[start:valueEnd], " \t\r\n"), start: start}
+}
+
+// stringEnd returns the offset of the quote closing the string opened at
+// start, or len(body)-1 if it never closes. Documents travel as one long
+// string, so this is the scan's hot loop: it jumps from quote to quote and
+// counts the backslashes before each.
+func stringEnd(body []byte, start int) int {
+	for i := start + 1; ; i++ {
+		j := bytes.IndexByte(body[i:], '"')
+		if j < 0 {
+			return len(body) - 1
+		}
+		i += j
+		k := i - 1
+		for body[k] == '\\' {
+			k--
+		}
+		if (i-1-k)%2 == 0 {
+			return i
+		}
+	}
 }
 
 func skipSpace(b []byte, i int) int {

@@ -36,6 +36,7 @@ import (
 	"strings"
 	"sync"
 
+	segjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
 )
 
@@ -133,7 +134,7 @@ func (s *Stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		body, err := s.readFrame()
 		var fe *frameError
 		if errors.As(err, &fe) {
-			s.refuse(nil, "", jsonrpc2.ParseError, fe.msg)
+			s.refuse(nil, jsonrpc2.ParseError, fe.msg)
 			continue
 		}
 		if err != nil {
@@ -248,149 +249,172 @@ func (s *Stream) readLine() (line string, tooLong bool, err error) {
 	return "", true, nil
 }
 
+// outcome is what becomes of a body that yields no message.
+type outcome struct {
+	code   jsonrpc2.Code // reply with this error; 0: drop without a reply
+	id     []byte        // the reply's id; nil means null
+	method string        // of a dropped notification
+	reason string
+	quiet  bool // a routine drop, logged at debug level
+}
+
 // decode turns a body into a message, or answers or logs it and returns
 // nil.
 func (s *Stream) decode(body []byte) jsonrpc2.Message {
 	top := scan(body, s.opts.MaxDepth)
+	msg, out := s.classify(body, top)
+	if msg != nil {
+		return msg
+	}
+	// Whatever else is wrong with it, a body that is not JSON at all is a
+	// parse error. (Not checked past the depth limit: that is the point
+	// of the limit.)
+	if !top.tooDeep && out.code != jsonrpc2.ParseError && !segjson.Valid(body) {
+		out = outcome{code: jsonrpc2.ParseError, reason: "body is not valid JSON"}
+	}
+	if out.code != 0 {
+		s.refuse(out.id, out.code, out.reason)
+	} else {
+		s.drop(out)
+	}
+	return nil
+}
+
+// classify decodes a body the scan has described. The common case costs
+// the scan and one decoder pass: the body goes to jsonrpc2.DecodeMessage
+// as it is, or with the id replaced by its internal one.
+func (s *Stream) classify(body []byte, top scanned) (jsonrpc2.Message, outcome) {
 	if top.tooDeep {
 		id, _ := classifyID(top.member("id"))
 		method := top.member("method")
 		reason := fmt.Sprintf("message nested deeper than %d levels", s.opts.MaxDepth)
 		if method != nil && id.kind == idValid {
-			s.refuse(id.raw, "", jsonrpc2.InvalidRequest, reason)
-		} else {
-			s.drop(methodName(method), reason)
+			return nil, outcome{code: jsonrpc2.InvalidRequest, id: id.raw, reason: reason}
 		}
-		return nil
-	}
-	if !json.Valid(body) {
-		s.refuse(nil, "", jsonrpc2.ParseError, "body is not valid JSON")
-		return nil
+		return nil, outcome{method: methodName(method), reason: reason}
 	}
 	if !top.object {
 		what := "not a JSON object"
 		if top.first == '[' {
 			what = "batches are not supported"
 		}
-		s.refuse(nil, "", jsonrpc2.InvalidRequest, "invalid request: "+what)
-		return nil
+		return nil, outcome{code: jsonrpc2.InvalidRequest, reason: "invalid request: " + what}
+	}
+	if top.trailing {
+		return nil, outcome{code: jsonrpc2.ParseError, reason: "data after the JSON object"}
 	}
 	id, idErr := classifyID(top.member("id"))
 	if v := top.member("jsonrpc"); v != nil && string(v) != `"2.0"` {
-		s.refuse(validOrNull(id), "", jsonrpc2.InvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
-		return nil
+		return nil, outcome{code: jsonrpc2.InvalidRequest, id: validOrNull(id), reason: `invalid request: "jsonrpc" must be "2.0"`}
 	}
 	methodRaw := top.member("method")
 	if methodRaw == nil {
-		return s.decodeResponse(top, id, idErr)
+		return s.classifyResponse(body, id, idErr)
 	}
 	var method string
-	if json.Unmarshal(methodRaw, &method) != nil {
-		s.refuse(validOrNull(id), "", jsonrpc2.InvalidRequest, `invalid request: "method" must be a string`)
-		return nil
+	if json.Unmarshal(methodRaw, &method) != nil || method == "" {
+		return nil, outcome{code: jsonrpc2.InvalidRequest, id: validOrNull(id), reason: `invalid request: "method" must be a non-empty string`}
 	}
 	params := top.member("params")
 	switch id.kind {
 	case idAbsent:
 		if method == methodCancelRequest {
-			var ok bool
-			if params, ok = s.translateCancel(params); !ok {
-				return nil
+			translated, out := s.translateCancel(params)
+			if translated == nil {
+				return nil, out
 			}
+			params = translated
 		}
-		msg, err := jsonrpc2.NewNotification(method, rawOrNull(params))
-		if err != nil {
-			s.drop(method, "undecodable params")
-			return nil
+		if params == nil || method == methodCancelRequest {
+			msg, err := jsonrpc2.NewNotification(method, rawOrNull(params))
+			if err != nil {
+				return nil, outcome{method: method, reason: "undecodable params"}
+			}
+			return msg, outcome{}
 		}
-		return msg
+		msg, err := jsonrpc2.DecodeMessage(body)
+		if _, ok := msg.(*jsonrpc2.Notification); err != nil || !ok {
+			return nil, outcome{method: method, reason: fmt.Sprintf("undecodable notification: %v", err)}
+		}
+		return msg, outcome{}
 	case idValid:
 		internal := s.enter(id)
-		msg, err := jsonrpc2.NewCall(internal, method, rawOrNull(params))
-		if err != nil {
-			s.leave(internal)
-			s.refuse(id.raw, "", jsonrpc2.InvalidRequest, "invalid request: undecodable params")
-			return nil
+		var msg jsonrpc2.Message
+		var err error
+		if params == nil {
+			msg, err = jsonrpc2.NewCall(internal, method, rawOrNull(nil))
+		} else {
+			msg, err = jsonrpc2.DecodeMessage(withID(body, top.memberStart("id"), len(id.raw), internal))
 		}
-		return msg
+		if _, ok := msg.(*jsonrpc2.Call); err != nil || !ok {
+			s.leave(internal)
+			return nil, outcome{code: jsonrpc2.InvalidRequest, id: id.raw, reason: fmt.Sprintf("invalid request: %v", err)}
+		}
+		return msg, outcome{}
 	default:
-		s.refuse(nil, "", jsonrpc2.InvalidRequest, "invalid request: "+idErr)
-		return nil
+		return nil, outcome{code: jsonrpc2.InvalidRequest, reason: "invalid request: " + idErr}
 	}
 }
 
-// decodeResponse handles a message without a method: the client's answer
-// to one of the server's calls.
-func (s *Stream) decodeResponse(top scanned, id requestID, idErr string) jsonrpc2.Message {
+// withID returns body with the n bytes at start (the id) replaced by id.
+func withID(body []byte, start, n int, id jsonrpc2.ID) []byte {
+	enc, _ := json.Marshal(&id)
+	out := make([]byte, 0, len(body)+len(enc))
+	out = append(out, body[:start]...)
+	out = append(out, enc...)
+	return append(out, body[start+n:]...)
+}
+
+// classifyResponse handles a message without a method: the client's
+// answer to one of the server's calls.
+func (s *Stream) classifyResponse(body []byte, id requestID, idErr string) (jsonrpc2.Message, outcome) {
 	switch id.kind {
 	case idAbsent:
-		s.refuse(nil, "", jsonrpc2.InvalidRequest, `invalid request: no "method" and no "id"`)
-		return nil
+		return nil, outcome{code: jsonrpc2.InvalidRequest, reason: `invalid request: no "method" and no "id"`}
 	case idNull:
 		// The client could not read something the server sent; there is
 		// nothing to answer it with.
-		s.drop("", "error response with a null id from the client")
-		return nil
+		return nil, outcome{reason: "error response with a null id from the client"}
 	case idInvalid:
-		s.refuse(nil, "", jsonrpc2.InvalidRequest, "invalid response: "+idErr)
-		return nil
+		return nil, outcome{code: jsonrpc2.InvalidRequest, reason: "invalid response: " + idErr}
 	}
 	// The server's own calls have int32 ids; anything else answers
 	// nothing we sent.
-	n, err := strconv.ParseInt(string(id.raw), 10, 32)
-	if err != nil {
-		s.drop("", "response to an id the server never sent")
-		return nil
+	if _, err := strconv.ParseInt(string(id.raw), 10, 32); err != nil {
+		return nil, outcome{reason: "response to an id the server never sent"}
 	}
-	var rerr error
-	if raw := top.member("error"); raw != nil && string(raw) != "null" {
-		var e struct {
-			Code    int64           `json:"code"`
-			Message string          `json:"message"`
-			Data    json.RawMessage `json:"data"`
-		}
-		if json.Unmarshal(raw, &e) != nil {
-			e.Code, e.Message = int64(jsonrpc2.InternalError), "malformed error in response"
-		}
-		rerr = jsonrpc2.NewError(jsonrpc2.Code(e.Code), e.Message)
+	msg, err := jsonrpc2.DecodeMessage(body)
+	if _, ok := msg.(*jsonrpc2.Response); err != nil || !ok {
+		return nil, outcome{code: jsonrpc2.InvalidRequest, reason: fmt.Sprintf("invalid response: %v", err)}
 	}
-	msg, err := jsonrpc2.NewResponse(jsonrpc2.NewNumberID(int32(n)), rawOrNull(top.member("result")), rerr)
-	if err != nil {
-		s.drop("", "undecodable result")
-		return nil
-	}
-	return msg
+	return msg, outcome{}
 }
 
 // translateCancel rewrites $/cancelRequest's id to the internal id of the
 // call it names; a cancel for a call no longer in flight is dropped.
-func (s *Stream) translateCancel(params []byte) ([]byte, bool) {
+func (s *Stream) translateCancel(params []byte) ([]byte, outcome) {
 	var p struct {
 		ID json.RawMessage `json:"id"`
 	}
 	if json.Unmarshal(params, &p) != nil {
-		s.drop(methodCancelRequest, "malformed params")
-		return nil, false
+		return nil, outcome{method: methodCancelRequest, reason: "malformed params"}
 	}
 	id, _ := classifyID(p.ID)
 	if id.kind != idValid {
-		s.drop(methodCancelRequest, "invalid id")
-		return nil, false
+		return nil, outcome{method: methodCancelRequest, reason: "invalid id"}
 	}
 	s.idMu.Lock()
 	internal, ok := s.byKey[id.key]
 	s.idMu.Unlock()
 	if !ok {
 		// Answered already, or never sent: nothing to cancel.
-		s.dropped++
-		s.opts.Logger.Debug("cancel for a request not in flight")
-		return nil, false
+		return nil, outcome{method: methodCancelRequest, reason: "no such request in flight", quiet: true}
 	}
 	out, err := json.Marshal(map[string]any{"id": &internal})
 	if err != nil {
-		return nil, false
+		return nil, outcome{method: methodCancelRequest, reason: err.Error()}
 	}
-	return out, true
+	return out, outcome{}
 }
 
 // enter gives an incoming call its internal id.
@@ -428,7 +452,7 @@ func (s *Stream) leave(internal jsonrpc2.ID) ([]byte, bool) {
 
 // refuse answers a message the server will not handle with a JSON-RPC
 // error; id nil means null.
-func (s *Stream) refuse(id []byte, _ string, code jsonrpc2.Code, msg string) {
+func (s *Stream) refuse(id []byte, code jsonrpc2.Code, msg string) {
 	s.replied++
 	s.opts.Logger.Warn("refused a message", "code", int64(code), "reason", msg)
 	if id == nil {
@@ -443,12 +467,17 @@ func (s *Stream) refuse(id []byte, _ string, code jsonrpc2.Code, msg string) {
 	}
 }
 
-// drop logs a message that gets no reply.
-func (s *Stream) drop(method, reason string) {
+// drop logs a message that gets no reply, and reports a refused
+// notification to OnRefused.
+func (s *Stream) drop(out outcome) {
 	s.dropped++
-	s.opts.Logger.Warn("dropped a message", "method", method, "reason", reason)
-	if s.opts.OnRefused != nil && method != "" && method != methodCancelRequest {
-		s.opts.OnRefused(method, reason)
+	if out.quiet {
+		s.opts.Logger.Debug("dropped a message", "method", out.method, "reason", out.reason)
+		return
+	}
+	s.opts.Logger.Warn("dropped a message", "method", out.method, "reason", out.reason)
+	if s.opts.OnRefused != nil && out.method != "" && out.method != methodCancelRequest {
+		s.opts.OnRefused(out.method, out.reason)
 	}
 }
 
