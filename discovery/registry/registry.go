@@ -247,6 +247,49 @@ type SyntaxError struct {
 	Basis
 }
 
+// EntryEffect is what a reader does with one server entry of a file it
+// parsed: it loads it (perhaps without some keys), skips it alone, or
+// refuses the whole configuration because of it. The verdict package
+// (analysis/verdict) reads these facts; no other code decides them.
+type EntryEffect string
+
+const (
+	// LoadsEntry: the entry loads as written.
+	LoadsEntry EntryEffect = "loads"
+	// IgnoresKey: the key is dropped silently and the entry loads.
+	IgnoresKey EntryEffect = "ignores-key"
+	// StripsKey: the tool's schema strips the key (OpenCode's zod objects)
+	// and the entry loads without it.
+	StripsKey EntryEffect = "strips-key"
+	// SkipsEntry: the entry is skipped; the other servers load.
+	SkipsEntry EntryEffect = "skips-entry"
+	// RefusesWholeConfig: the tool reports its whole configuration invalid
+	// and loads none of it.
+	RefusesWholeConfig EntryEffect = "refuses-config"
+	// LastWins: of two members with the same name, the later one counts.
+	LastWins EntryEffect = "last-wins"
+	// UnknownEntryEffect: not documented and not observed ("may not load").
+	UnknownEntryEffect EntryEffect = "unknown"
+)
+
+// EffectFact is one per-reader effect with its provenance.
+type EffectFact struct {
+	Effect  EntryEffect `json:"effect"`
+	Message string      `json:"message,omitempty"` // the tool's own text, to quote
+	Basis
+}
+
+// Effects are what a reader does with the entries of one file kind.
+type Effects struct {
+	// InvalidEntry: an entry the reader's schema rejects (a value of the
+	// wrong type, a missing field, a type it does not know).
+	InvalidEntry EffectFact `json:"invalidEntry"`
+	// UnknownKey: a key the reader does not know in an entry.
+	UnknownKey EffectFact `json:"unknownKey"`
+	// DuplicateName: two members of one server map with the same name.
+	DuplicateName EffectFact `json:"duplicateName"`
+}
+
 // GateID names a condition under which a reader uses a file at all.
 type GateID string
 
@@ -270,6 +313,10 @@ type Reader struct {
 	JSONC       Fact[bool]  `json:"jsonc"` // comments and trailing commas
 	BOM         Fact[bool]  `json:"bom"`   // a leading U+FEFF
 	SyntaxError SyntaxError `json:"syntaxError"`
+	// Effects are what the reader does with an invalid entry, an unknown
+	// key and a duplicate name; required when the reader takes servers
+	// from the file (ServerMaps not empty).
+	Effects *Effects `json:"effects,omitempty"`
 	// ServerMaps are the JSON paths of the objects whose members are
 	// servers. A "*" segment matches any key. Empty: the tool reads the file
 	// but takes no servers from it.

@@ -57,10 +57,12 @@ func TestParseRejectsBrokenData(t *testing.T) {
 	const tool = `{"id":"t","name":"T","interpolation":{"forms":[],"confidence":"unconfirmed"},` +
 		`"merge":{"value":"unknown","confidence":"unconfirmed"},"serverNames":{"confidence":"unconfirmed"}}`
 	const dialect = `{"id":"t","tool":"t","name":"T"}`
+	const effects = `"effects":{"invalidEntry":{"effect":"skips-entry","confidence":"unconfirmed"},` +
+		`"unknownKey":{"effect":"ignores-key","confidence":"unconfirmed"},"duplicateName":{"effect":"unknown","confidence":"unconfirmed"}}`
 	reader := func(tool, dialect string) string {
 		return `{"tool":"` + tool + `","dialect":"` + dialect + `",` +
 			`"jsonc":{"value":false,"confidence":"unconfirmed"},"bom":{"value":false,"confidence":"unconfirmed"},` +
-			`"syntaxError":{"effect":"unknown","confidence":"unconfirmed"},"serverMaps":[["mcpServers"]]}`
+			`"syntaxError":{"effect":"unknown","confidence":"unconfirmed"},` + effects + `,"serverMaps":[["mcpServers"]]}`
 	}
 	doc := func(tools, dialects, kinds string) string {
 		return `{"version":1,"tools":[` + tools + `],"dialects":[` + dialects + `],"kinds":[` + kinds + `]}`
@@ -107,6 +109,9 @@ func TestParseRejectsBrokenData(t *testing.T) {
 		{"bad merge", doc(strings.Replace(tool, `"value":"unknown"`, `"value":"union"`, 1), dialect, ""), "not a merge rule"},
 		{"bad regexp", doc(strings.Replace(tool, `"serverNames":{`, `"serverNames":{"safe":"(",`, 1), dialect, ""), "serverNames"},
 		{"no readers", doc(tool, dialect, `{"id":"k","name":"K","globs":["**/k"],"scope":"user"}`), "needs readers or notRead"},
+		{"effects missing", doc(tool, dialect, strings.Replace(kind(""), effects+",", "", 1)), "effects missing"},
+		{"bad entry effect", doc(tool, dialect, strings.Replace(kind(""), `"effect":"skips-entry"`, `"effect":"last-wins"`, 1)), "effects.invalidEntry.effect"},
+		{"verified effect needs source", doc(tool, dialect, strings.Replace(kind(""), `"effect":"ignores-key","confidence":"unconfirmed"`, `"effect":"ignores-key","confidence":"verified"`, 1)), "effects.unknownKey: a verified fact needs a source"},
 		{"server maps missing", doc(tool, dialect, strings.Replace(kind(""), `,"serverMaps":[["mcpServers"]]`, ``, 1)), "serverMaps missing"},
 		{"read and not read", doc(tool, dialect, kind(`,"notRead":[{"tool":"t","note":"n","confidence":"unconfirmed"}]`)), "without an explicit-flag gate"},
 		{"profile without layers", doc(profiled(tool, ``), dialect, ""), "no layers"},

@@ -175,6 +175,7 @@ func (r *Registry) validate(version int) error {
 				add("%s: syntaxError.effect %q is not an effect", rw, rd.SyntaxError.Effect)
 			}
 			basis(rw+" syntaxError", rd.SyntaxError.Basis)
+			validateEffects(rw, rd, add, basis)
 			if rd.ServerMaps == nil {
 				add("%s: serverMaps missing (use [] when the file holds no servers)", rw)
 			}
@@ -299,4 +300,27 @@ func validateProfile(where string, p *Profile, add func(string, ...any), basis f
 		}
 		seen[l.ID] = true
 	}
+}
+
+// validateEffects checks a reader's per-entry effects: every reader that
+// takes servers from a file says what it does with an invalid entry, an
+// unknown key and a duplicate name, each from the effects that make sense
+// for it.
+func validateEffects(rw string, rd *Reader, add func(string, ...any), basis func(string, Basis)) {
+	if rd.Effects == nil {
+		if len(rd.ServerMaps) > 0 {
+			add("%s: effects missing (invalidEntry, unknownKey, duplicateName)", rw)
+		}
+		return
+	}
+	check := func(name string, f EffectFact, allowed ...EntryEffect) {
+		if !slices.Contains(allowed, f.Effect) {
+			add("%s: effects.%s.effect %q is not one of %v", rw, name, f.Effect, allowed)
+		}
+		basis(rw+" effects."+name, f.Basis)
+	}
+	e := rd.Effects
+	check("invalidEntry", e.InvalidEntry, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
+	check("unknownKey", e.UnknownKey, IgnoresKey, StripsKey, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
+	check("duplicateName", e.DuplicateName, LastWins, RefusesWholeConfig, UnknownEntryEffect)
 }
