@@ -16,6 +16,9 @@ type FileInput struct {
 	Registry *registry.Registry
 	// Config holds the user's rule settings.
 	Config Config
+	// Cache is the session's memory of verdicts and per-entry findings
+	// (see Cache); nil means none is kept between calls.
+	Cache *Cache
 	// Resolver looks up commands and files on the user's machine for the rules that need it (command-not-found, missing-file-reference); nil turns those rules off.
 	Resolver Resolver
 
@@ -34,6 +37,9 @@ func AnalyzeFile(in FileInput) []Diagnostic {
 	}
 	in.Kind = restrictReaders(in.Kind, &in.Config)
 	in.index = &parseIndex{}
+	if in.Cache == nil {
+		in.Cache = NewCache()
+	}
 	var ds []Diagnostic
 	ds = append(ds, checkSyntax(in)...)
 	ds = append(ds, checkSemantics(in)...)

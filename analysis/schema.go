@@ -3,10 +3,10 @@ package analysis
 import (
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
@@ -68,6 +68,9 @@ func checkSchema(in FileInput) []Diagnostic {
 	}
 	if in.index == nil {
 		in.index = &parseIndex{}
+	}
+	if in.Cache == nil {
+		in.Cache = NewCache()
 	}
 	c := &schemaCheck{in: in, f: f}
 	for i := range in.Kind.Readers {
@@ -139,7 +142,7 @@ type schemaVerdict struct {
 	// skipped whole, so no field-level verdict applies).
 	read     bool
 	def      string
-	problems []schemaProblem // spans absolute
+	problems []verdict.Problem // spans absolute
 }
 
 // reader collects what one reader makes of the file.
@@ -215,15 +218,8 @@ func (c *schemaCheck) serverSubjects(sm *ServerMap) []*schemaSubject {
 	return subs
 }
 
-// schemaSubjectMemo holds the reconciled findings on server entries, by
-// the readers (tool, dialect) judging them and the member's text: what
-// reconciliation reads besides the verdicts, which depend on nothing
-// else (see schema_memo.go and semantic_memo.go). An edit changes one
-// entry of a large file; the others' findings are re-based, not redone.
-var schemaSubjectMemo = &entryMemo[entryMemoKey, []Diagnostic]{}
-
 // subjectDiagnostics judges sub as each of its readers reads it and
-// reconciles the verdicts, through schemaSubjectMemo where it can.
+// reconciles the verdicts, through the cache (Cache) where it can.
 func (c *schemaCheck) subjectDiagnostics(sub *schemaSubject) []Diagnostic {
 	if sub.member == nil {
 		return c.reconcile(sub) // an input, judged already
@@ -233,7 +229,7 @@ func (c *schemaCheck) subjectDiagnostics(sub *schemaSubject) []Diagnostic {
 	at := sub.member.Span.Start
 	text := c.f.Src[at:sub.member.Span.End]
 	if memo {
-		if ds, ok := schemaSubjectMemo.get(k, text); ok {
+		if ds, ok := c.in.Cache.subjects.Get(k, text); ok {
 			out := make([]Diagnostic, len(ds))
 			for i, d := range ds {
 				out[i] = rebase(d, at)
@@ -242,16 +238,16 @@ func (c *schemaCheck) subjectDiagnostics(sub *schemaSubject) []Diagnostic {
 		}
 	}
 	for _, r := range sub.readers {
-		sub.verdicts = append(sub.verdicts, c.judge(sub, string(r.Dialect), "", r))
+		sub.verdicts = append(sub.verdicts, c.judge(sub, r))
 	}
 	ds := c.reconcile(sub)
 	if memo {
-		schemaSubjectMemo.put(k, string(text), memoDiagnostics(ds, at))
+		c.in.Cache.subjects.Put(k, string(text), memoDiagnostics(ds, at))
 	}
 	return ds
 }
 
-// subjectMemoKey is the schemaSubjectMemo key of a server subject. ok is
+// subjectMemoKey is the Cache.subjects key of a server subject. ok is
 // false when it cannot be memoised: a reader that reads it twice (through
 // two server-map paths), or readers not from the file's kind.
 func (c *schemaCheck) subjectMemoKey(sub *schemaSubject) (k entryMemoKey, ok bool) {
@@ -284,28 +280,27 @@ func (c *schemaCheck) subjectMemoKey(sub *schemaSubject) (k entryMemoKey, ok boo
 	return entryMemoKey{reg: c.in.Registry, ctx: ctx}, true
 }
 
-// judge validates sub as reader r reads it. def is the schema definition
-// to use, or "" to let the entry's type decide (schemas.ServerDef).
-func (c *schemaCheck) judge(sub *schemaSubject, dialect, def string, r *registry.Reader) *schemaVerdict {
-	v := &schemaVerdict{reader: r}
-	if sub.value.Kind != jsonc.Object {
-		v.problems = []schemaProblem{{code: CodeServerNotObject, span: schemaWiden(sub.value),
-			detail: "the definition must be an object, not " + schemaDescribeKind(sub.value.Kind)}}
-		return v
+// judge gives reader r's verdict on the server sub (verdict.Of, through
+// the session's cache unless the subject bypasses memos).
+func (c *schemaCheck) judge(sub *schemaSubject, r *registry.Reader) *schemaVerdict {
+	cache := c.in.Cache.Verdicts
+	if sub.noMemo {
+		cache = nil
 	}
 	start := sub.value.Span.Start
-	// The parse's own source, which the spans index, is the entry's text.
-	var res schemaEntryResult
-	if sub.noMemo {
-		res = schemaValidateRelative(dialect, def, sub.value)
-	} else {
-		res = schemaValidateMemo(dialect, def, c.f.Src[start:sub.value.Span.End], sub.value)
-	}
-	v.def = res.def
-	v.read = res.def != ""
-	v.problems = make([]schemaProblem, len(res.problems))
-	for i, p := range res.problems {
-		p.span = span.New(p.span.Start+start, p.span.End+start)
+	vd := verdict.Of(cache, c.in.Registry, r, verdict.Entry{Name: sub.name, Value: sub.value, Text: c.f.Src[start:sub.value.Span.End]})
+	return c.fromProblems(r, vd.Def, vd.Problems, start)
+}
+
+// fromProblems makes a reader's schema verdict from its problems, spans
+// relative to start.
+func (c *schemaCheck) fromProblems(r *registry.Reader, def string, ps []verdict.Problem, start int) *schemaVerdict {
+	v := &schemaVerdict{reader: r, def: def, read: def != ""}
+	v.problems = make([]verdict.Problem, len(ps))
+	for i, p := range ps {
+		if !p.OnName {
+			p.Span = span.New(p.Span.Start+start, p.Span.End+start)
+		}
 		v.problems[i] = p
 	}
 	return v
@@ -319,10 +314,10 @@ func (c *schemaCheck) inputs(r *registry.Reader) {
 	}
 	if m.Value.Kind != jsonc.Array {
 		c.extra = append(c.extra, Diagnostic{
-			Span:     schemaWiden(m.Value),
+			Span:     verdict.Widen(m.Value),
 			Severity: SeverityError,
 			Code:     CodeInvalidFieldValue,
-			Message:  fmt.Sprintf(`"inputs" must be an array of input definitions, not %s; %s may not read it`, schemaDescribeKind(m.Value.Kind), toolName(c.in, r.Tool)),
+			Message:  fmt.Sprintf(`"inputs" must be an array of input definitions, not %s; %s may not read it`, verdict.DescribeKind(m.Value.Kind), toolName(c.in, r.Tool)),
 			Data:     map[string]any{"field": "inputs", "tools": []string{string(r.Tool)}, "expected": []string{"array"}},
 		})
 		return
@@ -334,17 +329,18 @@ func (c *schemaCheck) inputs(r *registry.Reader) {
 		if e.Kind != jsonc.Object {
 			field := fmt.Sprintf("inputs[%d]", i)
 			c.extra = append(c.extra, Diagnostic{
-				Span:     schemaWiden(e),
+				Span:     verdict.Widen(e),
 				Severity: SeverityError,
 				Code:     CodeInvalidFieldValue,
-				Message:  fmt.Sprintf(`%q must be an object, not %s; %s may not read it`, field, schemaDescribeKind(e.Kind), toolName(c.in, r.Tool)),
+				Message:  fmt.Sprintf(`%q must be an object, not %s; %s may not read it`, field, verdict.DescribeKind(e.Kind), toolName(c.in, r.Tool)),
 				Data:     map[string]any{"field": field, "tools": []string{string(r.Tool)}, "expected": []string{"object"}},
 			})
 			continue
 		}
 		sub := &schemaSubject{noun: "input", name: schemaInputID(e), nameTok: schemaInputNameSpan(e), value: e}
 		c.subjects = append(c.subjects, sub)
-		sub.verdicts = append(sub.verdicts, c.judge(sub, schemas.VSCode, "input", r))
+		def, ps := verdict.Validate(schemas.VSCode, "input", e)
+		sub.verdicts = append(sub.verdicts, c.fromProblems(r, def, ps, e.Span.Start))
 	}
 }
 
@@ -381,22 +377,4 @@ func (c *schemaCheck) hasSyntaxError(s span.Span) bool {
 
 // schemaHasDialect reports whether mcp-lsp has a schema for the dialect (Claude
 // Code's settings.json dialect, for one, declares no servers).
-func schemaHasDialect(d registry.DialectID) bool {
-	return slices.Contains(schemaDialects(), string(d))
-}
-
-var schemaDialects = sync.OnceValue(schemas.Dialects)
-
-// schemaWiden returns the span to flag for a bad value: the value itself, or,
-// for a one-byte value (0, 1, a bare digit), the whole "key": value member
-// or the enclosing array, because a one-character squiggle is too easy to
-// miss.
-func schemaWiden(n *jsonc.Node) span.Span {
-	if n.Span.Len() >= 2 || n.Parent == nil {
-		return n.Span
-	}
-	if m := n.Member(); m != nil {
-		return m.Span
-	}
-	return n.Parent.Span
-}
+func schemaHasDialect(d registry.DialectID) bool { return verdict.Modelled(d) }

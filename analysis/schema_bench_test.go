@@ -68,15 +68,14 @@ func benchKind(b *testing.B) *registry.FileKind {
 
 // analyze is one server-side update: parse, then analyse.
 func analyze(src []byte, k *registry.FileKind) []Diagnostic {
-	return AnalyzeFile(FileInput{Path: "/p/.mcp.json", Content: src, Parsed: jsonc.Parse(src), Kind: k})
+	return AnalyzeFile(FileInput{Path: "/p/.mcp.json", Content: src, Parsed: jsonc.Parse(src), Kind: k, Cache: benchCache})
 }
 
 // resetMemos empties every memo: a cold start.
-func resetMemos() {
-	schemaMemoCache.reset()
-	schemaSubjectMemo.reset()
-	semMemoCache.reset()
-}
+func resetMemos() { benchCache.Reset() }
+
+// benchCache is the session cache of the benchmarks.
+var benchCache = NewCache()
 
 // BenchmarkAnalyzeFull_1000Servers: opening a large file. "cold" starts
 // with an empty memo (the first time the server sees these entries);

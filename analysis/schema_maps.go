@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"slices"
 	"strconv"
 
@@ -76,7 +77,7 @@ func (c *schemaCheck) badMaps() []Diagnostic {
 	var ds []Diagnostic
 	for _, b := range c.notObject {
 		name := b.sm.Path[len(b.sm.Path)-1]
-		at := schemaWiden(b.sm.Node)
+		at := verdict.Widen(b.sm.Node)
 		if b.sm.Node.Kind == jsonc.Array && b.sm.Member != nil {
 			at = b.sm.Member.Key.Span // an array of servers can fill the screen
 		}
@@ -85,7 +86,7 @@ func (c *schemaCheck) badMaps() []Diagnostic {
 			Severity: SeverityError,
 			Code:     CodeServerMapNotObject,
 			Message: fmt.Sprintf("%s must be an object mapping server names to their definitions, not %s; %s",
-				strconv.Quote(name), schemaDescribeKind(b.sm.Node.Kind), effectList(c.in, b.readers, "")),
+				strconv.Quote(name), verdict.DescribeKind(b.sm.Node.Kind), effectList(c.in, b.readers, "")),
 			Data: map[string]any{"field": name, "tools": schemaReaderIDs(b.readers)},
 		})
 	}

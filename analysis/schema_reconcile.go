@@ -8,16 +8,18 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
-	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 )
 
 // Reconciliation turns the readers' verdicts on one entry into one
 // diagnostic per problem spot, saying what each tool does:
 //
-//   - A problem some readers report is an error if any of them skips the
-//     entry for it (Claude Code and Copilot CLI skip an invalid entry,
-//     OpenCode refuses the whole configuration); the readers that read the
-//     same field without complaint are named as accepting it.
+//   - A problem some readers report is an error: what each of them does
+//     with the invalid entry is the registry's fact (Reader.Effects,
+//     applied by verdict.InvalidEntry: Claude Code and Copilot CLI skip
+//     it, OpenCode refuses the whole configuration, the others "may not
+//     load" it); the readers that read the same field without complaint
+//     are named as accepting it.
 //   - An unknown key is a warning only when no reader uses it: every tool
 //     drops unknown keys silently (verified for Claude Code 2.1, Copilot
 //     CLI 1.0, OpenCode 1.18). A key one reader uses and another ignores
@@ -27,30 +29,6 @@ import (
 //   - A reader that ignores a key (or rejects its value) gives no verdict
 //     on what is inside it.
 
-// schemaEffect is what a tool does with a server entry it cannot read.
-type schemaEffect int
-
-const (
-	// schemaEffectUnknown: not documented and not observed ("may not
-	// load"): Claude Desktop, VS Code and Cursor.
-	schemaEffectUnknown schemaEffect = iota
-	// schemaSkipsEntry: the entry is skipped, the other servers load.
-	schemaSkipsEntry
-	// schemaRefusesConfig: the tool reports its whole configuration
-	// invalid and loads none of it.
-	schemaRefusesConfig
-)
-
-// schemaEffects: verified by running Claude Code 2.1.197 ("Skipped —
-// invalid MCP server config"), Copilot CLI 1.0.102 ("Skipping invalid MCP
-// server") and OpenCode 1.18.33 ("Config file at … is invalid"); see
-// shared/formats.md, "Verified by running the real tools".
-var schemaEffects = map[registry.ToolID]schemaEffect{
-	"claude-code": schemaSkipsEntry,
-	"copilot-cli": schemaSkipsEntry,
-	"opencode":    schemaRefusesConfig,
-}
-
 // schemaGroup is one problem spot on one subject, with the readers
 // reporting it.
 type schemaGroup struct {
@@ -59,19 +37,19 @@ type schemaGroup struct {
 	onName    bool
 	loc       string
 	reporters []*schemaVerdict
-	problems  []schemaProblem // parallel to reporters
+	problems  []verdict.Problem // parallel to reporters
 }
 
 // reconcile returns the diagnostics for one subject.
 func (c *schemaCheck) reconcile(sub *schemaSubject) []Diagnostic {
 	var groups []*schemaGroup
-	find := func(p schemaProblem) *schemaGroup {
+	find := func(p verdict.Problem) *schemaGroup {
 		for _, g := range groups {
-			if g.code == p.code && g.loc == p.loc && g.onName == p.onName && (p.onName || g.span == p.span) {
+			if g.code == p.Code && g.loc == p.Loc && g.onName == p.OnName && (p.OnName || g.span == p.Span) {
 				return g
 			}
 		}
-		g := &schemaGroup{code: p.code, span: p.span, onName: p.onName, loc: p.loc}
+		g := &schemaGroup{code: p.Code, span: p.Span, onName: p.OnName, loc: p.Loc}
 		groups = append(groups, g)
 		return g
 	}
@@ -111,7 +89,7 @@ func (c *schemaCheck) rejected(sub *schemaSubject, g *schemaGroup) Diagnostic {
 		Severity: SeverityError,
 		Code:     g.code,
 		Message:  msg,
-		Data:     c.data(sub, g.reporters, g.problems[0].data),
+		Data:     c.data(sub, g.reporters, g.problems[0].Data),
 	}
 }
 
@@ -120,7 +98,7 @@ func (c *schemaCheck) rejected(sub *schemaSubject, g *schemaGroup) Diagnostic {
 func (c *schemaCheck) unknownType(sub *schemaSubject, g *schemaGroup) Diagnostic {
 	msg := c.verdicts(sub, g)
 	p := g.problems[0]
-	valid, _ := p.data["validValues"].([]string)
+	valid, _ := p.Data["validValues"].([]string)
 	acc := c.knowing(sub, g)
 	var notes []string
 	if len(acc) > 0 {
@@ -132,7 +110,7 @@ func (c *schemaCheck) unknownType(sub *schemaSubject, g *schemaGroup) Diagnostic
 	typ := sub.value.Get("type")
 	suggestion := ""
 	if typ != nil && typ.Value.Kind == jsonc.String {
-		suggestion = schemaSuggestValue(typ.Value.Str, valid)
+		suggestion = verdict.SuggestValue(typ.Value.Str, valid)
 	}
 	multi := len(sub.verdicts) > 1
 	switch {
@@ -160,7 +138,7 @@ func (c *schemaCheck) unknownType(sub *schemaSubject, g *schemaGroup) Diagnostic
 func (c *schemaCheck) commonTypes(sub *schemaSubject) []string {
 	var common []string
 	for i, v := range sub.verdicts {
-		types := schemaTypeValues(string(v.reader.Dialect))
+		types := verdict.TypeValues(string(v.reader.Dialect))
 		if i == 0 {
 			common = slices.Clone(types)
 			continue
@@ -174,27 +152,27 @@ func (c *schemaCheck) commonTypes(sub *schemaSubject) []string {
 // reader uses it, a note naming who does otherwise.
 func (c *schemaCheck) unknownKey(sub *schemaSubject, g *schemaGroup) Diagnostic {
 	p := g.problems[0]
-	key, _ := p.data["key"].(string)
+	key, _ := p.Data["key"].(string)
 	where := c.label(sub)
-	if parent := schemaParentField(p.field); parent != "" {
+	if parent := schemaParentField(p.Field); parent != "" {
 		where = fmt.Sprintf("%q of %s", parent, where)
 	}
 	users := c.knowing(sub, g)
 	if len(users) > 0 {
 		msg := fmt.Sprintf("%s %s %q in %s", c.tools(g.reporters), schemaVerb(len(g.reporters), "ignores", "ignore"), key, where)
-		if v := g.reporters[0]; len(g.reporters) == 1 && p.loc == "/"+schemaEscapeToken(key) {
-			if shape := schemaShapeWithKey(string(v.reader.Dialect), v.def, key); shape != "" {
+		if v := g.reporters[0]; len(g.reporters) == 1 && p.Loc == "/"+verdict.EscapeToken(key) {
+			if shape := verdict.ShapeWithKey(string(v.reader.Dialect), v.def, key); shape != "" {
 				msg += fmt.Sprintf(", which it reads as %s", schemaShapeNoun(v.def))
 			}
 		}
 		msg += fmt.Sprintf(" (%s %s it)", c.tools(users), schemaVerb(len(users), "uses", "use"))
 		return Diagnostic{
 			Span: g.span, Severity: SeverityInformation, Code: CodeKeyIgnoredByTool, Message: msg,
-			Data: c.data(sub, g.reporters, map[string]any{"key": key, "field": p.field, "usedBy": c.toolIDs(users)}),
+			Data: c.data(sub, g.reporters, map[string]any{"key": key, "field": p.Field, "usedBy": c.toolIDs(users)}),
 		}
 	}
 	msg := fmt.Sprintf("unknown key %q in %s: %s %s it", key, where, c.tools(g.reporters), schemaVerb(len(g.reporters), "ignores", "ignore"))
-	extra := map[string]any{"key": key, "field": p.field}
+	extra := map[string]any{"key": key, "field": p.Field}
 	if s := c.suggestKeyFor(sub, g, key); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 		extra["suggestedKey"] = s
@@ -208,12 +186,12 @@ func (c *schemaCheck) unknownKey(sub *schemaSubject, g *schemaGroup) Diagnostic 
 // for another kind of server: "GitHub Copilot CLI reads it only in a local
 // server".
 func (c *schemaCheck) otherShapes(g *schemaGroup, key string) string {
-	if g.loc != "/"+schemaEscapeToken(key) {
+	if g.loc != "/"+verdict.EscapeToken(key) {
 		return ""
 	}
 	var notes []string
 	for _, v := range g.reporters {
-		if shape := schemaShapeWithKey(string(v.reader.Dialect), v.def, key); shape != "" {
+		if shape := verdict.ShapeWithKey(string(v.reader.Dialect), v.def, key); shape != "" {
 			note := fmt.Sprintf("%s reads it only in %s", toolName(c.in, v.reader.Tool), schemaShapeNoun(shape))
 			if len(g.reporters) == 1 {
 				note = "it is read only in " + schemaShapeNoun(shape)
@@ -230,12 +208,12 @@ func (c *schemaCheck) otherShapes(g *schemaGroup, key string) string {
 func (c *schemaCheck) suggestKeyFor(sub *schemaSubject, g *schemaGroup, key string) string {
 	var cands []string
 	for _, p := range g.problems {
-		cands = append(cands, p.known...)
+		cands = append(cands, p.Known...)
 	}
-	entryLevel := g.loc == "/"+schemaEscapeToken(key)
+	entryLevel := g.loc == "/"+verdict.EscapeToken(key)
 	if entryLevel && sub.noun == "server" {
 		for _, v := range sub.verdicts {
-			cands = append(cands, schemaServerKeys(string(v.reader.Dialect))...)
+			cands = append(cands, verdict.ServerKeys(string(v.reader.Dialect))...)
 		}
 	}
 	obj := sub.value
@@ -243,7 +221,7 @@ func (c *schemaCheck) suggestKeyFor(sub *schemaSubject, g *schemaGroup, key stri
 		obj = sub.value.Find(g.loc[:strings.LastIndexByte(g.loc, '/')])
 	}
 	cands = slices.DeleteFunc(cands, func(k string) bool { return obj != nil && obj.Get(k) != nil })
-	return schemaSuggestKey(key, cands)
+	return verdict.SuggestKey(key, cands)
 }
 
 // missingFields reports the fields missing from a subject: one diagnostic
@@ -275,12 +253,12 @@ func (c *schemaCheck) missingFields(sub *schemaSubject, groups []*schemaGroup) [
 		var extra map[string]any
 		for _, g := range b.groups {
 			p := g.problems[0]
-			fields = append(fields, p.field)
-			details = append(details, p.detail)
-			plain = plain && p.detail == fmt.Sprintf("%q is missing", p.field)
-			dependent = dependent || p.needs != ""
+			fields = append(fields, p.Field)
+			details = append(details, p.Detail)
+			plain = plain && p.Detail == fmt.Sprintf("%q is missing", p.Field)
+			dependent = dependent || p.Needs != ""
 			if extra == nil {
-				extra = p.data
+				extra = p.Data
 			}
 		}
 		detail := strings.Join(details, "; ")
@@ -316,12 +294,12 @@ func (c *schemaCheck) verdicts(sub *schemaSubject, g *schemaGroup) string {
 		}
 		var who []*schemaVerdict
 		for j := i; j < len(g.problems); j++ {
-			if !done[j] && g.problems[j].detail == p.detail {
+			if !done[j] && g.problems[j].Detail == p.Detail {
 				done[j] = true
 				who = append(who, g.reporters[j])
 			}
 		}
-		clauses = append(clauses, c.verdictPhrase(sub, who)+": "+p.detail)
+		clauses = append(clauses, c.verdictPhrase(sub, who)+": "+p.Detail)
 	}
 	return strings.Join(clauses, "; ")
 }
@@ -331,10 +309,10 @@ func (c *schemaCheck) verdicts(sub *schemaSubject, g *schemaGroup) string {
 // server "fs"`, `OpenCode refuses the whole configuration because of
 // server "fs"`.
 func (c *schemaCheck) verdictPhrase(sub *schemaSubject, vs []*schemaVerdict) string {
-	byEffect := map[schemaEffect][]*schemaVerdict{}
-	var order []schemaEffect
+	byEffect := map[verdict.Outcome][]*schemaVerdict{}
+	var order []verdict.Outcome
 	for _, v := range vs {
-		e := schemaEffects[v.reader.Tool]
+		e := verdict.InvalidEntry(v.reader)
 		if _, ok := byEffect[e]; !ok {
 			order = append(order, e)
 		}
@@ -346,9 +324,9 @@ func (c *schemaCheck) verdictPhrase(sub *schemaSubject, vs []*schemaVerdict) str
 		who := byEffect[e]
 		n := len(who)
 		switch e {
-		case schemaSkipsEntry:
+		case verdict.SkipsEntry:
 			parts[i] = fmt.Sprintf("%s %s %s", c.tools(who), schemaVerb(n, "skips", "skip"), label)
-		case schemaRefusesConfig:
+		case verdict.RefusesFile:
 			parts[i] = fmt.Sprintf("%s %s the whole configuration because of %s", c.tools(who), schemaVerb(n, "refuses", "refuse"), label)
 		default:
 			parts[i] = fmt.Sprintf("%s may not load %s", c.tools(who), label)
@@ -369,9 +347,9 @@ func (c *schemaCheck) knowing(sub *schemaSubject, g *schemaGroup) []*schemaVerdi
 		}
 		// v ignores the key whose value g is about, or ignores or rejects
 		// something above it: v has no opinion about g.
-		blocked := slices.ContainsFunc(v.problems, func(p schemaProblem) bool {
-			return (p.code == CodeUnknownKey && p.loc == g.loc) ||
-				(p.code != CodeMissingField && schemaIsAncestor(p.loc, g.loc))
+		blocked := slices.ContainsFunc(v.problems, func(p verdict.Problem) bool {
+			return (p.Code == CodeUnknownKey && p.Loc == g.loc) ||
+				(p.Code != CodeMissingField && schemaIsAncestor(p.Loc, g.loc))
 		})
 		if !blocked {
 			out = append(out, v)

@@ -3,8 +3,6 @@ package analysis
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -12,7 +10,6 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
-	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
 
 // Tests of the schema checks. They call checkSchema directly, not
@@ -431,7 +428,6 @@ func TestSchema_Deterministic(t *testing.T) {
 	src := `{"mcpServers": {"a": {"command": "x", "k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "env": {"A": 1, "B": 2, "C": 3}}}}`
 	first := findings(src, schemaCheckFile(t, "mcp-json", src))
 	for range 20 {
-		schemaMemoCache.reset()
 		if got := findings(src, schemaCheckFile(t, "mcp-json", src)); !reflect.DeepEqual(got, first) {
 			t.Fatalf("order changed:\n%v\n%v", got, first)
 		}
@@ -487,122 +483,5 @@ func TestSchema_ValidFilesAreQuiet(t *testing.T) {
 		if ds := schemaCheckFile(t, kind, src); len(ds) > 0 {
 			t.Errorf("%s: %v", kind, findings(src, ds))
 		}
-	}
-}
-
-// The memo never holds more than two generations.
-func TestSchema_MemoIsBounded(t *testing.T) {
-	var m entryMemo[schemaMemoKey, schemaEntryResult]
-	for i := range 3*memoGeneration + 7 {
-		m.put(schemaMemoKey{"claude-code", ""}, fmt.Sprint(i), schemaEntryResult{def: "stdioServer"})
-	}
-	total := 0
-	for _, gen := range []map[schemaMemoKey]map[string]schemaEntryResult{m.cur, m.old} {
-		for _, inner := range gen {
-			total += len(inner)
-		}
-	}
-	if total > 2*memoGeneration {
-		t.Errorf("memo holds %d entries, bound is %d", total, 2*memoGeneration)
-	}
-	if _, ok := m.get(schemaMemoKey{"claude-code", ""}, []byte(fmt.Sprint(3*memoGeneration+6))); !ok {
-		t.Error("the most recent entry was evicted")
-	}
-}
-
-func TestSchema_Suggestions(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"comand", "command"}, {"arg", "args"}, {"header", "headers"}, {"tpye", "type"},
-		{"URL", "url"}, {"transport", "type"}, {"xyz", ""}, {"ur", "url"}, {"u", ""}, {"environment", "env"},
-	} {
-		if got := schemaSuggestKey(c.in, []string{"command", "args", "env", "headers", "type", "url"}); got != c.want {
-			t.Errorf("suggestKey(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-	for _, c := range []struct {
-		in    string
-		valid []string
-		want  string
-	}{
-		{"local", []string{"stdio", "http"}, "stdio"},
-		{"stdio", []string{"local", "remote"}, "local"},
-		{"http", []string{"local", "remote"}, "remote"},
-		{"HTTP", []string{"stdio", "http"}, "http"},
-		{"streamable_http", []string{"http", "streamable-http"}, "http"},
-		{"sse", []string{"stdio", "http"}, ""},
-	} {
-		if got := schemaSuggestValue(c.in, c.valid); got != c.want {
-			t.Errorf("suggestValue(%q, %v) = %q, want %q", c.in, c.valid, got, c.want)
-		}
-	}
-}
-
-// The allocation-free check of valid entries (schema_quick.go) must never
-// call an entry valid that the validator rejects, nor the reverse when it
-// answers at all: run both over every schema test file, every server
-// shape, and the entries of the tests above.
-func TestSchemaQuick_AgreesWithValidator(t *testing.T) {
-	files, err := filepath.Glob("../testdata/schemas/*/*/*.json")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no schema test files: %v", err)
-	}
-	entries := []string{
-		`{"command": "x", "args": ["a"], "env": {"A": "b", "A": 1}}`,
-		`{"command": "x", "env": {"A": 1, "A": "b"}}`,
-		`{"type": "http", "url": "u", "timeout": 1.0}`,
-		`{"type": "http", "url": "u", "timeout": 1e3}`,
-		`{"type": "remote", "url": "u", "oauth": false, "timeout": 5}`,
-		`{"type": "remote", "url": "u", "oauth": {"callbackPort": 65536}}`,
-		`{"command": "", "alwaysLoad": null}`,
-		`{"command": "é", "args": []}`,
-		`{"type": "http", "url": "u", "oauthScopes": ["a"]}`,
-		`{"type": "stdio", "command": "x", "dev": {"watch": ["a"], "debug": {"type": "node"}}}`,
-		`{"type": "pickString", "id": "a", "description": "d", "options": ["a", {"value": "b", "label": "c"}]}`,
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		entries = append(entries, string(data))
-		root := jsonc.Parse(data).Root
-		for _, sm := range []string{"mcpServers", "servers", "mcp"} {
-			if m := root.Get(sm); m != nil && m.Value.Kind == jsonc.Object {
-				for _, e := range m.Value.Members {
-					entries = append(entries, string(data[e.Value.Span.Start:e.Value.Span.End]))
-				}
-			}
-		}
-		if m := root.Get("inputs"); m != nil && m.Value.Kind == jsonc.Array {
-			for _, e := range m.Value.Elements {
-				entries = append(entries, string(data[e.Span.Start:e.Span.End]))
-			}
-		}
-	}
-	answered := 0
-	for dialect, defs := range schemaServerDefs {
-		if dialect == "vscode" {
-			defs = append(slices.Clone(defs), "input")
-		}
-		for _, def := range defs {
-			s, err := schemas.Branch(dialect, def)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, e := range entries {
-				n := jsonc.Parse([]byte(e)).Root
-				valid, ok := schemaQuickValid(s, n)
-				if !ok {
-					continue
-				}
-				answered++
-				if want := s.Validate(Decode(n)) == nil; valid != want {
-					t.Errorf("%s/%s: quick check says valid=%v, validator %v, for\n%s", dialect, def, valid, want, e)
-				}
-			}
-		}
-	}
-	if answered < 100 {
-		t.Errorf("the quick check answered only %d times", answered)
 	}
 }

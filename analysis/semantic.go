@@ -9,8 +9,8 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
-	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
 
 // Rule codes of the semantic checks: mistakes a JSON Schema cannot see
@@ -80,6 +80,9 @@ func checkSemantics(in FileInput) []Diagnostic {
 	if in.index == nil {
 		in.index = &parseIndex{}
 	}
+	if in.Cache == nil {
+		in.Cache = NewCache()
+	}
 	c := &semantic{in: in, f: in.Parsed}
 	c.fileRules()
 	groups := c.serverMaps()
@@ -128,7 +131,7 @@ func (c *semantic) serverMaps() []*semMap {
 	var out []*semMap
 	for i := range c.in.Kind.Readers {
 		r := &c.in.Kind.Readers[i]
-		if !slices.Contains(schemas.Dialects(), string(r.Dialect)) {
+		if !verdict.Modelled(r.Dialect) {
 			// A dialect mcp-lsp has no schema for (Nyzhi's TOML): its
 			// entry rules are unknown, so no rule speaks for it.
 			continue
@@ -194,21 +197,27 @@ type semEntry struct {
 	// obj is the decoded definition; nil when the definition is not an
 	// object or its "type" is still being typed.
 	obj map[string]any
-	// defs is the schema shape each reader picks (schemas.ServerDef); ""
+	// verdicts are the readers' verdicts on the entry (verdict.Of), in
+	// reader order; nil when obj is.
+	verdicts []*verdict.Verdict
+	// defs is the schema shape each reader picks (the verdict's Def); ""
 	// when the reader does not know the entry's type.
 	defs []string
 	// views is defs, except that a reader that does not know the type is
 	// given the shape of the type it means in that reader's spelling
 	// ("stdio" read as OpenCode's "local"). The rules about keys and the
 	// command's form use it: OpenCode refuses a Claude-shaped entry for its
-	// type and for every foreign key, and the user needs to hear of each.
+	// type, and the user needs to hear of each problem.
 	views []string
 }
 
-// newSemEntry reads s as each reader does. A definition that holds a
-// syntax error is being typed: only its name is judged, since verdicts on
-// half a value mislead.
-func newSemEntry(s *Server, readers []*registry.Reader, typing bool) *semEntry {
+// newSemEntry reads s as each reader does, through the readers' verdicts.
+// A definition that holds a syntax error is being typed: only its name is
+// judged, since verdicts on half a value mislead.
+//
+// cached says the verdicts may come from and go to the session's cache
+// (not for a map larger than a memo generation, see checkSemantics).
+func (c *semantic) newSemEntry(s *Server, readers []*registry.Reader, typing, cached bool) *semEntry {
 	e := &semEntry{s: s, readers: readers}
 	v := s.Value()
 	if typing || v == nil || v.Kind != jsonc.Object {
@@ -218,19 +227,40 @@ func newSemEntry(s *Server, readers []*registry.Reader, typing bool) *semEntry {
 		return e // "type": being typed; any verdict would be a guess
 	}
 	e.obj, _ = Decode(v).(map[string]any)
+	e.verdicts = make([]*verdict.Verdict, len(readers))
 	e.defs = make([]string, len(readers))
 	e.views = make([]string, len(readers))
 	typ, _ := e.obj["type"].(string)
+	entry := verdict.Entry{Name: s.Name, Value: v, Text: c.f.Src[v.Span.Start:v.Span.End]}
+	cache := c.in.Cache.Verdicts
+	if !cached {
+		cache = nil
+	}
 	for i, r := range readers {
-		if def, ok := schemas.ServerDef(string(r.Dialect), e.obj); ok {
+		e.verdicts[i] = verdict.Of(cache, c.in.Registry, r, entry)
+		if def := e.verdicts[i].Def; def != "" {
 			e.defs[i], e.views[i] = def, def
 		} else if sp := semTypeSpellings[string(r.Dialect)][semTypeClass(typ)]; len(sp) > 0 {
 			obj := maps.Clone(e.obj)
 			obj["type"] = sp[0]
-			e.views[i], _ = schemas.ServerDef(string(r.Dialect), obj)
+			e.views[i], _ = verdict.ServerDef(string(r.Dialect), obj)
 		}
 	}
 	return e
+}
+
+// reason returns reader i's reason with code on field ("" for any), nil
+// if its verdict has none.
+func (e *semEntry) reason(i int, code, field string) *verdict.Reason {
+	if e.verdicts == nil {
+		return nil
+	}
+	for j := range e.verdicts[i].Reasons {
+		if r := &e.verdicts[i].Reasons[j]; r.Code == code && (field == "" || r.Field == field) {
+			return r
+		}
+	}
+	return nil
 }
 
 // has reports whether the definition has key.
@@ -239,28 +269,17 @@ func (e *semEntry) has(key string) bool {
 	return ok
 }
 
-// semTransport is what a schema shape means for the rules: a local process,
-// a remote endpoint, OpenCode's {"enabled": ...} override, or unknown.
-type semTransport uint8
+// semTransport is what a schema shape means for the rules (the verdict's
+// Transport).
+type semTransport = verdict.Transport
 
 const (
-	semTransportUnknown semTransport = iota
-	semStdio
-	semRemote
-	semOverride
+	semStdio    = verdict.Stdio
+	semRemote   = verdict.Remote
+	semOverride = verdict.Override
 )
 
-func semTransportOf(def string) semTransport {
-	switch def {
-	case "stdioServer", "localServer":
-		return semStdio
-	case "remoteServer", "httpServer", "sseServer", "wsServer":
-		return semRemote
-	case "enabledOverride":
-		return semOverride
-	}
-	return semTransportUnknown
-}
+func semTransportOf(def string) semTransport { return verdict.TransportOf(def) }
 
 // semOutcome is what one reader does with something a rule looks at.
 type semOutcome uint8
@@ -274,7 +293,25 @@ const (
 	outSkipped
 	// refused: the tool refuses its whole configuration (OpenCode).
 	outRefused
+	// mayNotLoad: the entry is invalid for the tool, and what the tool
+	// then does is not known (registry effect "unknown").
+	outMayNotLoad
 )
+
+// semOutcomeOf is a verdict outcome as the rules count it.
+func semOutcomeOf(o verdict.Outcome) semOutcome {
+	switch o {
+	case verdict.LoadsIgnoringKeys, verdict.LoadsStrippingKeys:
+		return outIgnored
+	case verdict.SkipsEntry:
+		return outSkipped
+	case verdict.RefusesFile:
+		return outRefused
+	case verdict.MayNotLoad:
+		return outMayNotLoad
+	}
+	return outAccepted
+}
 
 // semVerdict is one reader's outcome.
 type semVerdict struct {
@@ -302,7 +339,7 @@ func (vs semVerdicts) readers(os ...semOutcome) []*registry.Reader {
 // the server or refuses the configuration, a warning when one only
 // ignores something; ok is false when every reader accepts it.
 func (vs semVerdicts) severity() (s Severity, ok bool) {
-	if len(vs.readers(outSkipped, outRefused)) > 0 {
+	if len(vs.readers(outSkipped, outRefused, outMayNotLoad)) > 0 {
 		return SeverityError, true
 	}
 	if len(vs.readers(outIgnored)) > 0 {
@@ -312,25 +349,15 @@ func (vs semVerdicts) severity() (s Severity, ok bool) {
 }
 
 // semRejects is what a reader's tool does with a server entry it cannot
-// read: Claude Code and Copilot CLI skip the entry, OpenCode refuses the
-// whole configuration (verified: Claude Code 2.1.197, Copilot CLI 1.0.102,
-// OpenCode 1.18.33). Other tools are assumed to skip the entry.
-func semRejects(r *registry.Reader) semOutcome {
-	if r.Tool == "opencode" {
-		return outRefused
-	}
-	return outSkipped
-}
+// read: the registry's fact (Reader.Effects.InvalidEntry), as the verdict
+// applies it. Claude Code and Copilot CLI skip the entry, OpenCode refuses
+// the whole configuration (verified); for the others it is not known.
+func semRejects(r *registry.Reader) semOutcome { return semOutcomeOf(verdict.InvalidEntry(r)) }
 
-// semOnUnknownKey is what a reader's tool does with a key it does not know:
-// OpenCode's schema is strict (the whole configuration is refused, e.g.
-// "Unrecognized key: args"); the other tools drop the key silently.
-func semOnUnknownKey(r *registry.Reader) semOutcome {
-	if r.Tool == "opencode" {
-		return outRefused
-	}
-	return outIgnored
-}
+// semOnUnknownKey is what a reader's tool does with a key it does not know
+// (Reader.Effects.UnknownKey): every verified tool drops it (OpenCode's
+// schema strips it) and loads the entry.
+func semOnUnknownKey(r *registry.Reader) semOutcome { return semOutcomeOf(verdict.UnknownKey(r)) }
 
 // blame says what the readers that do not take something as written do
 // with it, one clause per outcome: `Claude Code skips server "fs"`,
@@ -345,6 +372,9 @@ func (c *semantic) blame(server string, vs semVerdicts, what string) string {
 	}
 	if rs := vs.readers(outRefused); len(rs) > 0 {
 		parts = append(parts, fmt.Sprintf("%s %s the whole configuration because of server %s", semReaderNames(c.in, rs), semVerb(len(rs), "refuses", "refuse"), strconv.Quote(server)))
+	}
+	if rs := vs.readers(outMayNotLoad); len(rs) > 0 {
+		parts = append(parts, fmt.Sprintf("%s may not load server %s", semReaderNames(c.in, rs), strconv.Quote(server)))
 	}
 	if rs := vs.readers(outIgnored); len(rs) > 0 {
 		parts = append(parts, fmt.Sprintf("%s %s %s", semReaderNames(c.in, rs), semVerb(len(rs), "ignores", "ignore"), what))

@@ -196,7 +196,7 @@ func (c *semantic) wrongMapKeys() {
 			case semReadsRootKey(r, key):
 				vs = append(vs, semVerdict{r, outAccepted})
 			case hasWant:
-				vs = append(vs, semVerdict{r, semOnUnknownKey(r)})
+				vs = append(vs, semVerdict{r, semOnUnknownTopKey(r)})
 			default:
 				vs = append(vs, semVerdict{r, outSkipped})
 			}
@@ -373,4 +373,15 @@ func (c *semantic) fileSpan() span.Span {
 		}
 	}
 	return span.New(root.Span.Start, root.Span.Start+1)
+}
+
+// semOnUnknownTopKey is what a reader's tool does with a key it does not
+// know at the top of its file, outside any server entry (the registry's
+// effects are about entries): OpenCode's top-level config object is strict
+// ("Unrecognized key"), and the other tools drop the key.
+func semOnUnknownTopKey(r *registry.Reader) semOutcome {
+	if r.Tool == "opencode" {
+		return outRefused
+	}
+	return outIgnored
 }

@@ -23,9 +23,9 @@ type semForeignKey struct {
 var semAllButOpenCode = []string{schemas.ClaudeCode, schemas.ClaudeDesktop, schemas.CopilotCLI, schemas.Cursor, schemas.VSCode}
 
 var semForeignKeys = map[string]semForeignKey{
-	"env":         {"environment", semAllButOpenCode, "", `rename it to "environment"`},
+	"env":         {"environment", semAllButOpenCode, "the server starts without these variables", `rename it to "environment"`},
 	"environment": {"env", []string{schemas.OpenCode}, "the server starts without these variables", `rename it to "env"`},
-	"args":        {"command", semAllButOpenCode, "", `put the arguments into the "command" array, after the program`},
+	"args":        {"command", semAllButOpenCode, "the program starts without these arguments", `put the arguments into the "command" array, after the program`},
 	// VS Code's remote server type has a "transport" field
 	// (microsoft/vscode mcpPlatformTypes.ts); no other tool reads it.
 	"transport": {"type", []string{schemas.VSCode}, `the transport comes from "type"`, `rename it to "type"`},
@@ -37,8 +37,10 @@ var semForeignKeys = map[string]semForeignKey{
 var semForeignKeyOrder = []string{"env", "environment", "args", "transport", "serverUrl", "httpUrl"}
 
 // keyRules reports each foreign key of an entry once, on the key, saying
-// what each reader does: OpenCode refuses the configuration over a key it
-// does not know, the other tools drop it silently.
+// what each reader does with a key it does not know (the registry's
+// unknownKey effect): every verified tool drops it and loads the entry
+// (OpenCode's schema strips it: an "env" there starts the server without
+// those variables, verified with OpenCode 1.18.33).
 func (c *semantic) keyRules(e *semEntry) {
 	for _, key := range semForeignKeyOrder {
 		m := e.s.Field(key)

@@ -2,18 +2,20 @@ package analysis
 
 import "testing"
 
-func TestEnvInOpenCode_Refused_VerifiedOpenCode1_18(t *testing.T) {
+// Issue 10, case 2: OpenCode strips the unknown key and starts the server
+// without those variables; it refuses nothing.
+func TestEnvInOpenCode_StrippedNotRefused_VerifiedOpenCode1_18(t *testing.T) {
 	src := `{"mcp": {"fs": {"type": "local", "command": ["npx"], "env": {"A": "1"}}}}`
-	d := wantOne(t, semantics(t, "opencode.json", src), CodeForeignKey, spanOf(t, src, `"env"`, 0), SeverityError,
-		`OpenCode refuses the whole configuration because of server "fs": "env" is not one of its keys; rename it to "environment"`)
+	d := wantOne(t, semantics(t, "opencode.json", src), CodeForeignKey, spanOf(t, src, `"env"`, 0), SeverityWarning,
+		`OpenCode ignores "env": the server starts without these variables; rename it to "environment"`)
 	wantData(t, d, "replacement", "environment")
 	wantData(t, d, "field", "env")
 }
 
-func TestArgsInOpenCode_Refused(t *testing.T) {
+func TestArgsInOpenCode_Stripped(t *testing.T) {
 	src := `{"mcp": {"fs": {"type": "local", "command": ["npx"], "args": ["-y", "x"]}}}`
-	wantOne(t, semantics(t, "opencode.json", src), CodeForeignKey, spanOf(t, src, `"args"`, 0), SeverityError,
-		`OpenCode refuses the whole configuration because of server "fs": "args" is not one of its keys; put the arguments into the "command" array, after the program`)
+	wantOne(t, semantics(t, "opencode.json", src), CodeForeignKey, spanOf(t, src, `"args"`, 0), SeverityWarning,
+		`OpenCode ignores "args": the program starts without these arguments; put the arguments into the "command" array, after the program`)
 }
 
 func TestEnvironmentInMCPJSON_IgnoredByBoth_VerifiedUnknownKeysDropped(t *testing.T) {

@@ -52,12 +52,15 @@ type semMemoResult struct {
 	cwd   bool // the definition sets "cwd"
 }
 
-var semMemoCache = &entryMemo[entryMemoKey, *semMemoResult]{}
-
 // appendReaderKey appends the identity of reader r as the memoised rules
-// see it: its tool and dialect.
+// see it: its tool, dialect and entry effects.
 func appendReaderKey(b []byte, r *registry.Reader) []byte {
-	return appendKeyString(appendKeyString(b, string(r.Tool)), string(r.Dialect))
+	b = appendKeyString(appendKeyString(b, string(r.Tool)), string(r.Dialect))
+	if r.Effects != nil {
+		b = appendKeyString(b, string(r.Effects.InvalidEntry.Effect))
+		b = appendKeyString(b, string(r.Effects.UnknownKey.Effect))
+	}
+	return b
 }
 
 // appendKeyString appends s to a memo key, length first, so that no two
@@ -94,18 +97,18 @@ func (c *semantic) memoKey(g *semMap) (entryMemoKey, bool) {
 func (c *semantic) server(m *jsonc.Member, g *semMap, k entryMemoKey, memo bool) {
 	typing := c.syntaxErrorIn(m.Value.Span)
 	if !memo || typing || !memoSafe(c.f, c.in.index, m) {
-		c.serverRules(newSemEntry(&Server{Name: m.Key.Str, Map: g.sm, Member: m}, g.readers, typing))
+		c.serverRules(c.newSemEntry(&Server{Name: m.Key.Str, Map: g.sm, Member: m}, g.readers, typing, memo))
 		return
 	}
 	at := m.Span.Start
 	text := c.f.Src[at:m.Span.End]
-	r, ok := semMemoCache.get(k, text)
+	r, ok := c.in.Cache.sem.Get(k, text)
 	if ok {
 		for _, d := range r.ds {
 			c.add(rebase(d, at))
 		}
 	} else {
-		e := newSemEntry(&Server{Name: m.Key.Str, Map: g.sm, Member: m}, g.readers, false)
+		e := c.newSemEntry(&Server{Name: m.Key.Str, Map: g.sm, Member: m}, g.readers, false, true)
 		before := len(c.ds)
 		c.entryRules(e)
 		r = &semMemoResult{cwd: e.has("cwd")}
@@ -115,7 +118,7 @@ func (c *semantic) server(m *jsonc.Member, g *semMap, k entryMemoKey, memo bool)
 			}
 		}
 		r.ds = memoDiagnostics(c.ds[before:], at)
-		semMemoCache.put(k, string(text), r)
+		c.in.Cache.sem.Put(k, string(text), r)
 	}
 	if c.in.Resolver != nil && r.stdio != 0 {
 		var starters []*registry.Reader

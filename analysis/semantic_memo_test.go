@@ -12,7 +12,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
-// The memos (semantic_memo.go, schemaSubjectMemo, schema_memo.go) must be
+// The memos (Cache: verdicts, reconciled schema findings, semantic findings) must be
 // invisible: after any sequence of edits, an analysis with warm memos
 // gives exactly what a cold one gives.
 
@@ -108,14 +108,14 @@ func memoInput(t *testing.T, v memoVersion) FileInput {
 		Kind:     kindFor(t, "/work/proj/"+v.path),
 		Config:   Config{Tools: v.tools},
 		Resolver: fakeResolver{programs: map[string]bool{"npx": true, "node": true, "/work/proj|./bin/srv": true}},
+		Cache:    testCache,
 	}
 }
 
-func resetAllMemos() {
-	schemaMemoCache.reset()
-	schemaSubjectMemo.reset()
-	semMemoCache.reset()
-}
+// testCache is the session cache the memo tests share.
+var testCache = NewCache()
+
+func resetAllMemos() { testCache.Reset() }
 
 func TestMemoMatchesColdRun(t *testing.T) {
 	resetAllMemos()
@@ -179,7 +179,7 @@ func TestMemoBypassedForHugeMaps(t *testing.T) {
 	b.WriteString("  \"last\": {\"url\": \"https://x.example/mcp\"}\n}}\n")
 	v := memoVersion{name: "huge", path: ".mcp.json", content: b.String()}
 	ds := AnalyzeFile(memoInput(t, v))
-	if n := semMemoCache.n + schemaSubjectMemo.n + schemaMemoCache.n; n != 0 {
+	if n := testCache.sem.Len() + testCache.subjects.Len() + testCache.Verdicts.Len(); n != 0 {
 		t.Errorf("%d entries memoised", n)
 	}
 	if again := AnalyzeFile(memoInput(t, v)); !reflect.DeepEqual(again, ds) {
@@ -237,9 +237,7 @@ func TestMemoMatchesColdRunAfterRandomEdits(t *testing.T) {
 			}
 			v := memoVersion{name: fmt.Sprintf("%s edit %d", start.name, i), path: start.path, content: text}
 			warm := AnalyzeFile(memoInput(t, v))
-			schemaMemoCache.reset()
-			schemaSubjectMemo.reset()
-			semMemoCache.reset()
+			resetAllMemos()
 			cold := AnalyzeFile(memoInput(t, v))
 			if !reflect.DeepEqual(warm, cold) {
 				t.Fatalf("%s: with memos:\n%s\nwithout:\n%s\ntext:\n%s", v.name, memoDump(warm), memoDump(cold), text)

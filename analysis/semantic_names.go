@@ -2,11 +2,11 @@ package analysis
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 )
 
 // Server names a tool will not load: Claude Code reserves "workspace"
@@ -15,7 +15,8 @@ import (
 // "MCP server configuration"). The rules come from the registry
 // (tools[].serverNames), so a new tool's rules need no code.
 
-// nameRules reports a server name some reader rejects.
+// nameRules reports a server name some reader rejects, as the readers'
+// verdicts say (verdict.NameReasons).
 func (c *semantic) nameRules(e *semEntry) {
 	name := e.s.Name
 	var reserved, forbidden semVerdicts
@@ -25,25 +26,22 @@ func (c *semantic) nameRules(e *semEntry) {
 		if t == nil {
 			continue
 		}
-		o := outAccepted
-		if slices.Contains(t.ServerNames.Reserved, name) {
-			o = outSkipped
-		}
-		reserved = append(reserved, semVerdict{r, o})
-		o = outAccepted
-		if re := semNameRegexp(t.ServerNames.Forbidden); re != nil && re.MatchString(name) {
-			// MatchString first: it allocates nothing, and names are
-			// nearly always fine.
-			if found := re.FindAllString(name, -1); len(found) > 0 {
-				o = semRejects(r)
-				for _, ch := range found {
+		ro, fo := outAccepted, outAccepted
+		for _, why := range verdict.NameReasons(c.in.Registry, r, name) {
+			switch why.Code {
+			case verdict.CodeReservedServerName:
+				ro = semOutcomeOf(why.Outcome)
+			case verdict.CodeInvalidServerName:
+				fo = semOutcomeOf(why.Outcome)
+				for _, ch := range verdict.NameRegexp(t.ServerNames.Forbidden).FindAllString(name, -1) {
 					if q := strconv.Quote(ch); !slices.Contains(chars, q) {
 						chars = append(chars, q)
 					}
 				}
 			}
 		}
-		forbidden = append(forbidden, semVerdict{r, o})
+		reserved = append(reserved, semVerdict{r, ro})
+		forbidden = append(forbidden, semVerdict{r, fo})
 	}
 	if sev, ok := reserved.severity(); ok {
 		c.add(Diagnostic{
@@ -60,26 +58,7 @@ func (c *semantic) nameRules(e *semEntry) {
 			Severity: sev,
 			Code:     CodeInvalidServerName,
 			Message:  semMessage(c.blame(name, forbidden, ""), fmt.Sprintf("the name contains %s", strings.Join(chars, ", ")), c.acceptors(forbidden), "rename it"),
-			Data:     semData(name, forbidden.readers(outSkipped, outRefused)),
+			Data:     semData(name, forbidden.readers(outSkipped, outRefused, outMayNotLoad)),
 		})
 	}
-}
-
-// semNameRegexps caches the compiled serverNames.forbidden patterns (the
-// registry validates that they compile).
-var semNameRegexps sync.Map // pattern -> *regexp.Regexp
-
-func semNameRegexp(pattern string) *regexp.Regexp {
-	if pattern == "" {
-		return nil
-	}
-	if re, ok := semNameRegexps.Load(pattern); ok {
-		return re.(*regexp.Regexp)
-	}
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		return nil
-	}
-	semNameRegexps.Store(pattern, re)
-	return re
 }

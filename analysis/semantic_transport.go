@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
@@ -83,7 +84,7 @@ func (c *semantic) typeNotAccepted(e *semEntry) {
 		return
 	}
 	repl := c.commonType(e, semTypeClass(v))
-	data := semData(e.s.Name, vs.readers(outSkipped, outRefused), "field", "type", "value", v)
+	data := semData(e.s.Name, vs.readers(outSkipped, outRefused, outMayNotLoad), "field", "type", "value", v)
 	var fix string
 	switch {
 	case repl != "" && strings.EqualFold(repl, v):
@@ -93,8 +94,14 @@ func (c *semantic) typeNotAccepted(e *semEntry) {
 	case repl != "":
 		fix = fmt.Sprintf("use %q", repl)
 	default:
-		if rs := vs.readers(outSkipped, outRefused); len(rs) == 1 {
-			fix = fmt.Sprintf("%s knows %s", toolName(c.in, rs[0].Tool), semQuoteAll(semKnownTypes(string(rs[0].Dialect))))
+		if rs := vs.readers(outSkipped, outRefused, outMayNotLoad); len(rs) == 1 {
+			known := semKnownTypes(string(rs[0].Dialect))
+			if len(known) == 0 {
+				known = verdict.TypeValues(string(rs[0].Dialect)) // its schema's list
+			}
+			if len(known) > 0 {
+				fix = fmt.Sprintf("%s knows %s", toolName(c.in, rs[0].Tool), semQuoteAll(known))
+			}
 		}
 	}
 	if repl != "" {
@@ -190,7 +197,7 @@ func (c *semantic) missingType(e *semEntry) []*registry.Reader {
 	if !ok {
 		return nil
 	}
-	blamed := vs.readers(outSkipped, outRefused)
+	blamed := vs.readers(outSkipped, outRefused, outMayNotLoad)
 	reason := `without "type" it reads the entry as a local (stdio) server, which needs "command"`
 	if blamed[0].Dialect == schemas.OpenCode {
 		reason = `"type" is required ("local" or "remote")`
@@ -249,7 +256,7 @@ func (c *semantic) missingField(e *semEntry, field string, t semTransport, exclu
 		Severity: sev,
 		Code:     code,
 		Message:  semMessage(c.blame(e.s.Name, vs, ""), reason, c.acceptors(vs), ""),
-		Data:     semData(e.s.Name, vs.readers(outSkipped, outRefused), "field", field),
+		Data:     semData(e.s.Name, vs.readers(outSkipped, outRefused, outMayNotLoad), "field", field),
 	})
 }
 
@@ -309,7 +316,7 @@ func (c *semantic) commandForm(e *semEntry) {
 		Severity: sev,
 		Code:     CodeCommandForm,
 		Message:  semMessage(c.blame(e.s.Name, vs, ""), reason, c.acceptors(vs), fix),
-		Data:     semData(e.s.Name, vs.readers(outSkipped, outRefused), "field", "command", "expected", expected),
+		Data:     semData(e.s.Name, vs.readers(outSkipped, outRefused, outMayNotLoad), "field", "command", "expected", expected),
 	})
 }
 
@@ -328,15 +335,15 @@ func (c *semantic) emptyCommand(e *semEntry) {
 			continue
 		}
 		o := outAccepted
-		if r.Dialect == schemas.ClaudeCode && m.Value.Str == "" {
-			o = semRejects(r)
+		if why := e.reason(i, verdict.CodeInvalidFieldValue, "command"); why != nil {
+			o = semOutcomeOf(why.Outcome)
 		}
 		vs = append(vs, semVerdict{r, o})
 	}
 	if len(vs) == 0 {
 		return
 	}
-	d := Diagnostic{Span: m.Value.Span, Code: CodeEmptyCommand, Data: semData(e.s.Name, vs.readers(outAccepted, outSkipped), "field", "command")}
+	d := Diagnostic{Span: m.Value.Span, Code: CodeEmptyCommand, Data: semData(e.s.Name, vs.readers(outAccepted, outSkipped, outRefused, outMayNotLoad), "field", "command")}
 	if sev, ok := vs.severity(); ok {
 		d.Severity = sev
 		note := ""
@@ -377,7 +384,7 @@ func (c *semantic) invalidURL(e *semEntry) {
 		return
 	}
 	raw := m.Value.Str
-	scheme, parses := parseWHATWG(raw)
+	scheme, parses := verdict.ParseURL(raw)
 	refs := interp.Scan(raw, interp.All)
 	var vs semVerdicts
 	var defs []string // parallel to vs
@@ -386,8 +393,8 @@ func (c *semantic) invalidURL(e *semEntry) {
 			continue
 		}
 		o := outAccepted
-		if r.Dialect == schemas.CopilotCLI && !parses {
-			o = semRejects(r)
+		if why := e.reason(i, verdict.CodeInvalidURL, "url"); why != nil {
+			o = semOutcomeOf(why.Outcome)
 		}
 		vs = append(vs, semVerdict{r, o})
 		defs = append(defs, e.defs[i])
@@ -405,7 +412,7 @@ func (c *semantic) invalidURL(e *semEntry) {
 			Severity: sev,
 			Code:     CodeInvalidURL,
 			Message:  semMessage(c.blame(e.s.Name, vs, ""), reason, c.acceptors(vs), ""),
-			Data:     semData(e.s.Name, vs.readers(outSkipped), "field", "url"),
+			Data:     semData(e.s.Name, vs.readers(outSkipped, outRefused, outMayNotLoad), "field", "url"),
 		})
 		return
 	}

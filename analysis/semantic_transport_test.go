@@ -108,7 +108,7 @@ func TestMissingCommand_OpenCodeRefuses(t *testing.T) {
 func TestMissingURL_NamesForeignSpelling(t *testing.T) {
 	src := `{"servers": {"api": {"type": "http", "serverUrl": "https://x.example.com/mcp"}}}`
 	wantOne(t, semantics(t, ".vscode/mcp.json", src), CodeMissingURL, spanOf(t, src, `"api"`, 0), SeverityError,
-		`VS Code skips server "api": a remote server needs "url" ("serverUrl" is not read: the key is "url")`)
+		`VS Code may not load server "api": a remote server needs "url" ("serverUrl" is not read: the key is "url")`)
 }
 
 func TestEmptyCommand_ClaudeSkipsCopilotAccepts_VerifiedClaudeCode2_1(t *testing.T) {

@@ -36,6 +36,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 		Offset:   offset,
 		Results:  snap.Effective(launch.Path, launch.GitRoot, opts),
 		Registry: opts.Registry,
+		Verdicts: snap.Analysis().Verdicts,
 		Display:  func(p string) string { return cache.DisplayPath(p, opts) },
 		Line:     func(p string, off int) int { return lineOf(snap, p, off) },
 	})

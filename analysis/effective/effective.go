@@ -19,8 +19,8 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
-	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
 
 // Input is everything the computation needs besides the profile.
@@ -37,6 +37,9 @@ type Input struct {
 	// Registry tells how the tool reads each file (strict JSON or JSONC),
 	// to know which files it drops; nil means the default registry.
 	Registry *registry.Registry
+	// Verdicts is the session's cache of verdicts on entries (the same the
+	// diagnostics use); nil computes them without caching.
+	Verdicts *verdict.Cache
 }
 
 // Source is one file a layer read.
@@ -60,6 +63,9 @@ type Definition struct {
 	Member *jsonc.Member // Key: the name; Value: the definition
 	// Gate is the definition's gate state.
 	Gate Gate
+	// Verdict is what the tool does with the entry (nil where the tool
+	// reads the file through its profile only, and takes every entry).
+	Verdict *verdict.Verdict
 }
 
 // GateState is whether a gate lets a definition through.
@@ -155,24 +161,29 @@ func Compute(in Input) *Result {
 			for _, sm := range c.serverMaps {
 				members = append(members, serverMembers(f.Root, sm)...)
 			}
-			// An entry the tool cannot read is skipped by Claude Code and
-			// Copilot CLI; OpenCode refuses the whole configuration.
-			invalid := map[*jsonc.Member]string{}
-			for _, m := range members {
-				if why := entryProblem(in, reader, m); why != "" {
-					invalid[m] = why
-					if reader.SyntaxError.Effect == registry.RefusesConfig && src.Dropped == "" {
-						src.Dropped = fmt.Sprintf("server %q is invalid for it (%s)", m.Key.Str, why)
-					}
+			// What the tool does with each entry is its verdict: it
+			// loads it (perhaps without some keys), skips it alone, or
+			// refuses the whole configuration because of it.
+			verdicts := make([]*verdict.Verdict, len(members))
+			for i, m := range members {
+				verdicts[i] = judge(in, reader, f, m)
+				if v := verdicts[i]; v != nil && v.Outcome == verdict.RefusesFile && src.Dropped == "" {
+					src.Dropped = fmt.Sprintf("server %q is invalid for it (%s)", m.Key.Str, why(v))
 				}
 			}
 			if src.Dropped != "" {
 				continue
 			}
-			for _, m := range members {
-				d := &Definition{Source: src, Member: m, Gate: gates.gate(layer, m.Key.Str)}
-				if why, bad := invalid[m]; bad && d.Gate.State == GateOpen {
-					d.Gate = Gate{State: GateInvalid, Why: "skipped: " + why}
+			for i, m := range members {
+				d := &Definition{Source: src, Member: m, Gate: gates.gate(layer, m.Key.Str), Verdict: verdicts[i]}
+				// An entry the tool cannot read is never listed, not even
+				// as pending approval (verified, Claude Code 2.1.328).
+				if v := verdicts[i]; v != nil && !v.Outcome.Loaded() && (d.Gate.State == GateOpen || d.Gate.State == GatePendingApproval) {
+					verb := "skipped: "
+					if v.Outcome == verdict.MayNotLoad {
+						verb = "may not load: "
+					}
+					d.Gate = Gate{State: GateInvalid, Why: verb + why(v)}
 				}
 				defs[m.Key.Str] = append(defs[m.Key.Str], d)
 			}
@@ -426,29 +437,24 @@ func dropped(r *registry.Reader, layer *registry.Layer, f *jsonc.File) string {
 	return ""
 }
 
-// entryProblem says why the tool cannot read a server entry, "" if it
-// can: a type it does not know, or a definition its schema rejects (the
-// per-file diagnostics say exactly what). Tools that read the file only
-// through a profile (Atomic TUI), and dialects without a schema (Nyzhi's
-// TOML), are taken to read every entry.
-func entryProblem(in Input, r *registry.Reader, m *jsonc.Member) string {
-	if r == nil || m.Value == nil || !slices.Contains(schemas.Dialects(), string(r.Dialect)) {
-		return ""
+// judge returns the tool's verdict on the server m of f, nil when the tool
+// reads the file only through its profile (Atomic TUI reads .mcp.json
+// with its own parser) and takes every entry.
+func judge(in Input, r *registry.Reader, f *jsonc.File, m *jsonc.Member) *verdict.Verdict {
+	if r == nil || m.Value == nil {
+		return nil
 	}
-	entry, ok := analysis.Decode(m.Value).(map[string]any)
-	if !ok {
-		return "the definition is not an object"
+	v := m.Value
+	return verdict.Of(in.Verdicts, in.Registry, r, verdict.Entry{Name: m.Key.Str, Value: v, Text: f.Src[v.Span.Start:v.Span.End]})
+}
+
+// why is the short reason of a verdict that does not load the entry.
+func why(v *verdict.Verdict) string {
+	if r := v.Why(); r != nil {
+		if r.Field != "" && r.Code == verdict.CodeMissingField && !strings.Contains(r.Detail, r.Field) {
+			return r.Field + ": " + r.Detail
+		}
+		return r.Detail
 	}
-	def, ok := schemas.ServerDef(string(r.Dialect), entry)
-	if !ok {
-		return fmt.Sprintf("it does not know the type %v", entry["type"])
-	}
-	branch, err := schemas.Branch(string(r.Dialect), def)
-	if err != nil {
-		return ""
-	}
-	if err := branch.Validate(entry); err != nil {
-		return "the definition is invalid for " + in.Tool.Name + "; see the diagnostics in that file"
-	}
-	return ""
+	return "invalid entry"
 }

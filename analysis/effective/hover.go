@@ -8,6 +8,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
@@ -22,6 +23,8 @@ type HoverInput struct {
 	Offset   int
 	Results  []*Result
 	Registry *registry.Registry
+	// Verdicts is the session's verdict cache (nil: none).
+	Verdicts *verdict.Cache
 	// Display shortens a path for the reader (~/.claude.json).
 	Display func(path string) string
 	// Line returns the 1-based line of offset in path.
@@ -102,14 +105,23 @@ func fieldAt(s *analysis.Server, n *jsonc.Node) *jsonc.Member {
 func fieldHover(in HoverInput, s *analysis.Server, field *jsonc.Member) (*Hover, bool) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** (server %q)\n\n", field.Key.Str, s.Name)
-	entry, _ := analysis.Decode(s.Value()).(map[string]any)
+	v := s.Value()
+	if v == nil {
+		return nil, false
+	}
+	cache := in.Verdicts
+	if len(in.File.Errors) > 0 {
+		cache = nil // a tree near a syntax error depends on more than its text
+	}
+	entry := verdict.Entry{Name: s.Name, Value: v, Text: in.File.Src[v.Span.Start:v.Span.End]}
 	var accepted, ignored []string
 	docs := map[string][]string{}
 	var order []string
-	for _, r := range in.Kind.Readers {
+	for i := range in.Kind.Readers {
+		r := &in.Kind.Readers[i]
 		name := toolName(in.Registry, r.Tool)
-		def, ok := schemas.ServerDef(string(r.Dialect), entry)
-		if !ok {
+		def := verdict.Of(cache, in.Registry, r, entry).Def
+		if def == "" {
 			continue
 		}
 		doc, known := schemas.PropertyDoc(string(r.Dialect), def, field.Key.Str)

@@ -42,6 +42,7 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 		Kind:     kind,
 		Registry: opts.Registry,
 		Config:   cfg,
+		Cache:    s.analysis,
 		Resolver: resolver{snap: s, home: opts.Env.Home, lookup: cfg.CommandLookup},
 	})
 	if len(opts.Folders) > 0 {

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"sync"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 )
 
@@ -13,6 +14,9 @@ import (
 type Session struct {
 	fs     FileSystem
 	parses *parseCache
+	// analysis holds the verdicts on entries and the per-entry findings
+	// for the session's lifetime (analysis.Cache), keyed by content.
+	analysis *analysis.Cache
 
 	mu      sync.Mutex
 	current *Snapshot
@@ -23,13 +27,13 @@ func NewSession(fs FileSystem) *Session {
 	if fs == nil {
 		fs = OSFileSystem{}
 	}
-	s := &Session{fs: fs, parses: &parseCache{entries: map[parseKey]*jsonc.File{}}}
+	s := &Session{fs: fs, parses: &parseCache{entries: map[parseKey]*jsonc.File{}}, analysis: analysis.NewCache()}
 	s.current = s.newSnapshot(0, map[string]*Overlay{})
 	return s
 }
 
 func (s *Session) newSnapshot(id uint64, overlays map[string]*Overlay) *Snapshot {
-	return &Snapshot{id: id, overlays: overlays, fs: s.fs, parses: s.parses, disk: map[string]*File{}}
+	return &Snapshot{id: id, overlays: overlays, fs: s.fs, parses: s.parses, analysis: s.analysis, disk: map[string]*File{}}
 }
 
 // Snapshot returns the current snapshot.

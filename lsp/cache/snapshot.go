@@ -24,6 +24,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 )
@@ -78,11 +79,19 @@ type Snapshot struct {
 	overlays map[string]*Overlay
 	fs       FileSystem
 	parses   *parseCache
+	// analysis is the session's cache of verdicts and per-entry findings,
+	// shared by every snapshot: it is keyed by content, not by version.
+	analysis *analysis.Cache
 
 	mu         sync.Mutex
 	disk       map[string]*File
 	workspaces map[string]*WorkspaceAnalysis
 }
+
+// Analysis is the session's analysis cache (verdicts on entries and
+// per-entry findings), for callers that analyse or judge this snapshot's
+// files outside Diagnose (hover, code actions).
+func (s *Snapshot) Analysis() *analysis.Cache { return s.analysis }
 
 // ID increases with every change; a larger ID is a newer snapshot.
 func (s *Snapshot) ID() uint64 { return s.id }

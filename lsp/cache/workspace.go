@@ -49,6 +49,7 @@ func (s *Snapshot) Effective(dir, gitRoot string, opts DiagnoseOptions) []*effec
 			GitRoot:   gitRoot,
 			Files:     s.parsed,
 			Registry:  opts.Registry,
+			Verdicts:  s.analysis.Verdicts,
 		}
 		if found, own := effective.Survey(in); !named && !own && (found || !readsAnyKind(opts.Registry, tool.ID)) {
 			continue

@@ -1,4 +1,4 @@
-package analysis
+package verdict
 
 import (
 	"slices"
@@ -18,10 +18,10 @@ var schemaTypeFamilies = [][]string{
 	{"ws", "websocket"},
 }
 
-// schemaSuggestValue proposes the value of valid that means what v means: the
+// SuggestValue proposes the value of valid that means what v means: the
 // same spelling in another case, the same transport under another name,
 // or a near spelling. "" when nothing fits.
-func schemaSuggestValue(v string, valid []string) string {
+func SuggestValue(v string, valid []string) string {
 	for _, s := range valid {
 		if strings.EqualFold(s, v) {
 			return s
@@ -58,8 +58,8 @@ var schemaKeySynonyms = map[string][]string{
 	"disabled":    {"enabled"},
 }
 
-// schemaSuggestKey proposes a key of cands in place of key.
-func schemaSuggestKey(key string, cands []string) string {
+// SuggestKey proposes a key of cands in place of key.
+func SuggestKey(key string, cands []string) string {
 	for _, s := range schemaKeySynonyms[key] {
 		if slices.Contains(cands, s) {
 			return s

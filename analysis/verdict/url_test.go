@@ -1,8 +1,8 @@
-package analysis
+package verdict
 
 import "testing"
 
-// TestParseWHATWG_MatchesNode20 pins parseWHATWG to what `new URL(s)`
+// TestParseWHATWG_MatchesNode20 pins ParseURL to what `new URL(s)`
 // did in Node.js 20.20 for each input (run by hand; Copilot CLI runs on
 // Node and validates server urls this way before expanding variables).
 func TestParseWHATWG_MatchesNode20(t *testing.T) {
@@ -54,9 +54,9 @@ func TestParseWHATWG_MatchesNode20(t *testing.T) {
 		{"1http://x", false, ""},
 	}
 	for _, tc := range cases {
-		scheme, ok := parseWHATWG(tc.in)
+		scheme, ok := ParseURL(tc.in)
 		if ok != tc.ok || scheme != tc.scheme {
-			t.Errorf("parseWHATWG(%q) = %q, %v; want %q, %v", tc.in, scheme, ok, tc.scheme, tc.ok)
+			t.Errorf("ParseURL(%q) = %q, %v; want %q, %v", tc.in, scheme, ok, tc.scheme, tc.ok)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package analysis
+package verdict
 
 import (
 	"net/netip"
@@ -24,9 +24,9 @@ import (
 // need a host.
 var urlSpecialSchemes = map[string]bool{"ftp": true, "file": true, "http": true, "https": true, "ws": true, "wss": true}
 
-// parseWHATWG reports whether s is an absolute URL to `new URL(s)`, and
+// ParseURL reports whether s is an absolute URL to `new URL(s)`, and
 // its scheme (lower case) when it is.
-func parseWHATWG(s string) (scheme string, ok bool) {
+func ParseURL(s string) (scheme string, ok bool) {
 	s = strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
 	s = strings.Map(func(r rune) rune {
 		if r == '\t' || r == '\n' || r == '\r' {

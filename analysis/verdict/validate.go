@@ -1,4 +1,4 @@
-package analysis
+package verdict
 
 import (
 	"cmp"
@@ -17,34 +17,35 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
 
-// schemaProblem is one finding of one dialect's schema about one entry, before
-// it is reconciled with what the file's other readers think. Problems are
-// memoised by the entry's text (see schema_memo.go), so they hold no
-// pointer into a particular parse and their spans are relative to the
-// start of the entry until the caller re-bases them.
-type schemaProblem struct {
-	code string
-	// span is where the finding goes. Unused when onName is set.
-	span span.Span
-	// onName: the finding belongs on the entry's name (a field missing
+// Problem is one finding of one dialect's schema about one entry: a fact
+// about the entry, not a diagnostic (the schema diagnostics reconcile the
+// problems of every reader of a file into messages). Problems are cached
+// by the entry's text, so they hold no pointer into a particular parse and
+// their spans are relative to the start of the entry's value until the
+// caller re-bases them.
+type Problem struct {
+	Code string
+	// Span is where the finding goes. Unused when OnName is set.
+	Span span.Span
+	// OnName: the finding belongs on the entry's name (a field missing
 	// from the entry itself), which lies outside the entry's text.
-	onName bool
-	// loc is the RFC 6901 pointer, relative to the entry, of the field the
-	// schemaProblem is about: reconciliation matches readers' problems by it.
-	loc string
-	// field is loc for people: "args", "env.API_KEY", "oauth.callbackPort".
-	field string
-	// detail is the tool-independent sentence, e.g. `"args" must be an
+	OnName bool
+	// Loc is the RFC 6901 pointer, relative to the entry, of the field the
+	// problem is about: reconciliation matches readers' problems by it.
+	Loc string
+	// Field is Loc for people: "args", "env.API_KEY", "oauth.callbackPort".
+	Field string
+	// Detail is the tool-independent sentence, e.g. `"args" must be an
 	// array, not a string`. It never quotes a value that may be a secret.
-	detail string
-	// known are the keys the schema allows where an unknown key was found,
+	Detail string
+	// Known are the keys the schema allows where an unknown key was found,
 	// for "did you mean" suggestions.
-	known []string
-	// needs is, for a field required only alongside another one
+	Known []string
+	// Needs is, for a field required only alongside another one
 	// (dependentRequired), that other field.
-	needs string
-	// data is merged into the diagnostic's Data. Shared: read only.
-	data map[string]any
+	Needs string
+	// Data is merged into a diagnostic's Data. Shared: read only.
+	Data map[string]any
 }
 
 // schemaEntryResult is one dialect's verdict on one entry.
@@ -52,7 +53,7 @@ type schemaEntryResult struct {
 	// def is the schema definition the entry was read as; "" when the
 	// reader skips the entry whole (an unknown type).
 	def      string
-	problems []schemaProblem
+	problems []Problem
 }
 
 // schemaValidateEntry checks the entry n as dialect reads it. def names the
@@ -66,7 +67,7 @@ func schemaValidateEntry(dialect, def string, n *jsonc.Node) schemaEntryResult {
 			if typ == nil { // ServerDef only fails on a type; be safe anyway
 				return schemaEntryResult{}
 			}
-			return schemaEntryResult{problems: []schemaProblem{schemaUnknownType(dialect, typ.Value, nil)}}
+			return schemaEntryResult{problems: []Problem{schemaUnknownType(dialect, typ.Value, nil)}}
 		}
 		def = d
 	}
@@ -90,14 +91,14 @@ func schemaValidateEntry(dialect, def string, n *jsonc.Node) schemaEntryResult {
 	}
 	// A type the branch does not allow (Claude Desktop has one transport)
 	// means the tool skips the entry: that is the one thing to say.
-	if i := slices.IndexFunc(res.problems, func(p schemaProblem) bool { return p.code == CodeUnknownServerType }); i >= 0 {
+	if i := slices.IndexFunc(res.problems, func(p Problem) bool { return p.Code == CodeUnknownServerType }); i >= 0 {
 		return schemaEntryResult{problems: res.problems[i : i+1]}
 	}
-	slices.SortFunc(res.problems, func(a, b schemaProblem) int {
-		return cmp.Or(cmp.Compare(a.loc, b.loc), cmp.Compare(a.code, b.code), cmp.Compare(a.detail, b.detail))
+	slices.SortFunc(res.problems, func(a, b Problem) int {
+		return cmp.Or(cmp.Compare(a.Loc, b.Loc), cmp.Compare(a.Code, b.Code), cmp.Compare(a.Detail, b.Detail))
 	})
-	res.problems = slices.CompactFunc(res.problems, func(a, b schemaProblem) bool {
-		return a.loc == b.loc && a.code == b.code && a.detail == b.detail
+	res.problems = slices.CompactFunc(res.problems, func(a, b Problem) bool {
+		return a.Loc == b.Loc && a.Code == b.Code && a.Detail == b.Detail
 	})
 	return res
 }
@@ -141,7 +142,7 @@ func schemaLeaves(root *jsonschema.ValidationError) []*jsonschema.ValidationErro
 // additionalProperties and required errors sit on the parent object and
 // name keys only in their (randomly ordered) text, so the keys are found
 // by comparing the object's members with the schema's properties.
-func schemaMapLeaf(dialect string, branch *jsonschema.Schema, entry *jsonc.Node, leaf *jsonschema.ValidationError) []schemaProblem {
+func schemaMapLeaf(dialect string, branch *jsonschema.Schema, entry *jsonc.Node, leaf *jsonschema.ValidationError) []Problem {
 	ptr, err := schemas.InstancePointer(leaf.InstanceLocation)
 	if err != nil {
 		return nil
@@ -155,7 +156,7 @@ func schemaMapLeaf(dialect string, branch *jsonschema.Schema, entry *jsonc.Node,
 	case "additionalProperties":
 		return schemaUnknownKeys(s, entry, n, ptr)
 	case "required":
-		var out []schemaProblem
+		var out []Problem
 		for _, k := range s.Required {
 			if n.Get(k) == nil {
 				out = append(out, schemaMissing(s, entry, n, ptr, k, ""))
@@ -169,37 +170,37 @@ func schemaMapLeaf(dialect string, branch *jsonschema.Schema, entry *jsonc.Node,
 		i, _ := strconv.Atoi(idx)
 		if need := s.DependentRequired[dep]; i < len(need) && n.Get(need[i]) == nil {
 			p := schemaMissing(s, entry, n, ptr, need[i], fmt.Sprintf("%q needs it", dep))
-			p.needs = dep
-			return []schemaProblem{p}
+			p.Needs = dep
+			return []Problem{p}
 		}
 		return nil
 	case "enum", "const":
 		if ptr == "/type" && n.Parent == entry && schemaIsServerDef(dialect, branch) {
-			return []schemaProblem{schemaUnknownType(dialect, n, schemaAllowed(s))}
+			return []Problem{schemaUnknownType(dialect, n, schemaAllowed(s))}
 		}
 	}
-	return []schemaProblem{schemaBadValue(s, keyword, entry, n, ptr)}
+	return []Problem{schemaBadValue(s, keyword, entry, n, ptr)}
 }
 
 // schemaUnknownKeys reports each member of the object n that the schema s does
 // not allow, on the member's key.
-func schemaUnknownKeys(s *jsonschema.Schema, entry, n *jsonc.Node, ptr string) []schemaProblem {
+func schemaUnknownKeys(s *jsonschema.Schema, entry, n *jsonc.Node, ptr string) []Problem {
 	known := schemaPropertyNames(s)
-	var out []schemaProblem
+	var out []Problem
 	// Earlier duplicates are skipped: they are reported as such.
-	for _, m := range schemaLastMembers(n) {
+	for _, m := range lastMembers(n) {
 		k := m.Key.Str
 		if s.Properties[k] != nil || schemaMatchesPattern(s, k) {
 			continue
 		}
-		loc := ptr + "/" + schemaEscapeToken(k)
-		out = append(out, schemaProblem{
-			code:  CodeUnknownKey,
-			span:  m.Key.Span,
-			loc:   loc,
-			field: schemaFieldName(entry, m.Value),
-			known: known,
-			data:  map[string]any{"key": k},
+		loc := ptr + "/" + EscapeToken(k)
+		out = append(out, Problem{
+			Code:  CodeUnknownKey,
+			Span:  m.Key.Span,
+			Loc:   loc,
+			Field: schemaFieldName(entry, m.Value),
+			Known: known,
+			Data:  map[string]any{"key": k},
 		})
 	}
 	return out
@@ -208,25 +209,25 @@ func schemaUnknownKeys(s *jsonschema.Schema, entry, n *jsonc.Node, ptr string) [
 // schemaMissing reports the required key k of the object n. A key missing from
 // the entry itself goes on the entry's name; one missing from a nested
 // object goes on that object's key (or on the object, in an array).
-func schemaMissing(s *jsonschema.Schema, entry, n *jsonc.Node, ptr, k, why string) schemaProblem {
-	p := schemaProblem{code: CodeMissingField, loc: ptr + "/" + schemaEscapeToken(k)}
+func schemaMissing(s *jsonschema.Schema, entry, n *jsonc.Node, ptr, k, why string) Problem {
+	p := Problem{Code: CodeMissingField, Loc: ptr + "/" + EscapeToken(k)}
 	switch {
 	case n == entry:
-		p.onName = true
-		p.field = k
+		p.OnName = true
+		p.Field = k
 	case n.Member() != nil:
-		p.span = n.Member().Key.Span
-		p.field = schemaFieldName(entry, n) + "." + k
+		p.Span = n.Member().Key.Span
+		p.Field = schemaFieldName(entry, n) + "." + k
 	default:
-		p.span = n.Span
-		p.field = schemaFieldName(entry, n) + "." + k
+		p.Span = n.Span
+		p.Field = schemaFieldName(entry, n) + "." + k
 	}
-	p.detail = fmt.Sprintf("%q is missing", p.field)
-	p.data = map[string]any{"field": p.field}
+	p.Detail = fmt.Sprintf("%q is missing", p.Field)
+	p.Data = map[string]any{"field": p.Field}
 	if sub := s.Properties[k]; k == "type" && sub != nil {
 		if vals := schemaAllowed(sub); len(vals) > 0 {
-			p.detail += fmt.Sprintf(" (use %q)", vals[0])
-			p.data = map[string]any{"field": p.field, "suggestedValue": vals[0], "validValues": vals}
+			p.Detail += fmt.Sprintf(" (use %q)", vals[0])
+			p.Data = map[string]any{"field": p.Field, "suggestedValue": vals[0], "validValues": vals}
 		}
 	}
 	if k == "enabled" && n == entry && s.Properties["type"] == nil {
@@ -236,79 +237,79 @@ func schemaMissing(s *jsonschema.Schema, entry, n *jsonc.Node, ptr, k, why strin
 		why = `an entry without "type", "command" or "url" can only turn a server from another config file on or off`
 	}
 	if why != "" {
-		p.detail += " (" + why + ")"
+		p.Detail += " (" + why + ")"
 	}
 	return p
 }
 
 // schemaBadValue reports a value that fails keyword of schema s.
-func schemaBadValue(s *jsonschema.Schema, keyword string, entry, n *jsonc.Node, ptr string) schemaProblem {
+func schemaBadValue(s *jsonschema.Schema, keyword string, entry, n *jsonc.Node, ptr string) Problem {
 	field := schemaFieldName(entry, n)
-	p := schemaProblem{code: CodeInvalidFieldValue, span: schemaWiden(n), loc: ptr, field: field}
+	p := Problem{Code: CodeInvalidFieldValue, Span: Widen(n), Loc: ptr, Field: field}
 	q := strconv.Quote(field)
 	data := map[string]any{"field": field}
 	switch keyword {
 	case "type":
-		p.detail = fmt.Sprintf("%s must be %s, not %s", q, schemaDescribeTypes(s), schemaDescribeKind(n.Kind))
+		p.Detail = fmt.Sprintf("%s must be %s, not %s", q, schemaDescribeTypes(s), DescribeKind(n.Kind))
 		if slices.Contains(s.Types, "integer") && n.Kind == jsonc.Number {
-			p.detail = q + " must be a whole number"
+			p.Detail = q + " must be a whole number"
 		}
 		data["expected"] = slices.Clone(s.Types)
 	case "enum", "const":
 		vals := schemaAllowed(s)
-		p.detail = fmt.Sprintf("%s must be %s", q, schemaOneOf(vals))
+		p.Detail = fmt.Sprintf("%s must be %s", q, schemaOneOf(vals))
 		if shown, ok := schemaShowValue(n, ptr); ok {
-			p.detail += ", not " + shown
+			p.Detail += ", not " + shown
 		}
 		if len(vals) > 0 {
 			data["validValues"] = vals
 		}
 	case "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum":
-		p.detail = q + " must be " + schemaDescribeRange(s)
+		p.Detail = q + " must be " + schemaDescribeRange(s)
 	case "minLength":
-		p.detail = q + " must not be empty"
+		p.Detail = q + " must not be empty"
 		if s.MinLength > 1 {
-			p.detail = fmt.Sprintf("%s must be at least %d characters long", q, s.MinLength)
+			p.Detail = fmt.Sprintf("%s must be at least %d characters long", q, s.MinLength)
 		}
 	case "maxLength":
-		p.detail = fmt.Sprintf("%s must be at most %d characters long", q, s.MaxLength)
+		p.Detail = fmt.Sprintf("%s must be at most %d characters long", q, s.MaxLength)
 	case "minItems":
-		p.detail = q + " must not be empty"
+		p.Detail = q + " must not be empty"
 		if s.MinItems > 1 {
-			p.detail = fmt.Sprintf("%s must have at least %d elements", q, s.MinItems)
+			p.Detail = fmt.Sprintf("%s must have at least %d elements", q, s.MinItems)
 		}
 	case "maxItems":
-		p.detail = fmt.Sprintf("%s must have at most %d elements", q, s.MaxItems)
+		p.Detail = fmt.Sprintf("%s must have at most %d elements", q, s.MaxItems)
 	case "pattern":
-		p.detail = q + " " + schemaDescribePattern(s)
+		p.Detail = q + " " + schemaDescribePattern(s)
 	case "format":
-		p.detail = fmt.Sprintf("%s is not a valid %s", q, s.Format)
+		p.Detail = fmt.Sprintf("%s is not a valid %s", q, s.Format)
 	default:
-		p.detail = q + " has a value the tool does not accept"
+		p.Detail = q + " has a value the tool does not accept"
 	}
-	p.data = data
+	p.Data = data
 	return p
 }
 
 // schemaUnknownType reports a server type the dialect does not know, on the
 // type's value. allowedHere overrides the dialect's list of types.
-func schemaUnknownType(dialect string, v *jsonc.Node, allowedHere []string) schemaProblem {
+func schemaUnknownType(dialect string, v *jsonc.Node, allowedHere []string) Problem {
 	vals := allowedHere
 	if vals == nil {
-		vals = schemaTypeValues(dialect)
+		vals = TypeValues(dialect)
 	}
-	p := schemaProblem{code: CodeUnknownServerType, span: schemaWiden(v), loc: "/type", field: "type",
-		data: map[string]any{"field": "type", "validValues": vals}}
+	p := Problem{Code: CodeUnknownServerType, Span: Widen(v), Loc: "/type", Field: "type",
+		Data: map[string]any{"field": "type", "validValues": vals}}
 	if v.Kind == jsonc.String {
-		p.detail = fmt.Sprintf("unknown type %q", v.Str)
+		p.Detail = fmt.Sprintf("unknown type %q", v.Str)
 		if len(v.Str) > 40 {
-			p.detail = "unknown type" // not a type: do not echo it
+			p.Detail = "unknown type" // not a type: do not echo it
 		}
-		if s := schemaSuggestValue(v.Str, vals); s != "" {
-			p.data = map[string]any{"field": "type", "validValues": vals, "suggestedValue": s}
+		if s := SuggestValue(v.Str, vals); s != "" {
+			p.Data = map[string]any{"field": "type", "validValues": vals, "suggestedValue": s}
 		}
 	} else {
-		p.detail = fmt.Sprintf(`"type" must be a string, not %s`, schemaDescribeKind(v.Kind))
+		p.Detail = fmt.Sprintf(`"type" must be a string, not %s`, DescribeKind(v.Kind))
 	}
 	return p
 }
@@ -355,15 +356,6 @@ func schemaFieldName(entry, n *jsonc.Node) string {
 		b.WriteString(p)
 	}
 	return b.String()
-}
-
-// schemaDescribeKind names the kind of a value for messages: "an
-// object", "a string", "null".
-func schemaDescribeKind(k jsonc.Kind) string {
-	if k == jsonc.Object {
-		return "an object"
-	}
-	return describeKind(k)
 }
 
 // schemaDescribeTypes names the JSON types schema s accepts: "an array of
@@ -499,7 +491,7 @@ var (
 	schemaTokenUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 )
 
-func schemaEscapeToken(s string) string   { return schemaTokenEscaper.Replace(s) }
+func EscapeToken(s string) string         { return schemaTokenEscaper.Replace(s) }
 func schemaUnescapeToken(s string) string { return schemaTokenUnescaper.Replace(s) }
 
 // schemaAt finds the schema whose keyword failed at abs, an
@@ -638,16 +630,16 @@ var schemaFacts = sync.OnceValue(func() map[string]*schemaDialectFacts {
 	return out
 })
 
-// schemaTypeValues lists the server types dialect knows, in its schema's order.
-func schemaTypeValues(dialect string) []string {
+// TypeValues lists the server types dialect knows, in its schema's order.
+func TypeValues(dialect string) []string {
 	if f := schemaFacts()[dialect]; f != nil {
 		return f.types
 	}
 	return nil
 }
 
-// schemaServerKeys lists every key of any server shape of dialect.
-func schemaServerKeys(dialect string) []string {
+// ServerKeys lists every key of any server shape of dialect.
+func ServerKeys(dialect string) []string {
 	var out []string
 	if f := schemaFacts()[dialect]; f != nil {
 		for _, keys := range f.keys {
@@ -658,10 +650,10 @@ func schemaServerKeys(dialect string) []string {
 	return slices.Compact(out)
 }
 
-// schemaShapeWithKey returns a server shape of dialect, other than def, that
+// ShapeWithKey returns a server shape of dialect, other than def, that
 // has key: "url" belongs to a remote shape when the entry was read as a
 // stdio one.
-func schemaShapeWithKey(dialect, def, key string) string {
+func ShapeWithKey(dialect, def, key string) string {
 	f := schemaFacts()[dialect]
 	if f == nil {
 		return ""
@@ -672,4 +664,19 @@ func schemaShapeWithKey(dialect, def, key string) string {
 		}
 	}
 	return ""
+}
+
+// Validate checks n against dialect's schema definition def ("" lets the
+// entry's type decide) and returns the definition used ("" when the
+// type is unknown) and the problems, spans relative to n's start. It is
+// for what is not a server entry (VS Code's inputs); entries go through
+// Of.
+func Validate(dialect, def string, n *jsonc.Node) (string, []Problem) {
+	res := schemaValidateEntry(dialect, def, n)
+	for i := range res.problems {
+		if p := &res.problems[i]; !p.OnName {
+			p.Span = rel(p.Span, n)
+		}
+	}
+	return res.def, res.problems
 }

@@ -1,24 +1,23 @@
-package analysis
+package verdict
 
 import "sync"
 
-// memoGeneration is how many results one generation of an entryMemo
-// holds. Two generations are kept, so at most twice this many entries are
+// MemoGeneration is how many results one generation of a Memo holds. Two generations are kept, so at most twice this many entries are
 // cached: enough for a few 1,000-server files read by two tools each, a
 // few megabytes at most.
-const memoGeneration = 4096
+const MemoGeneration = 4096
 
-// entryMemo maps (key, entry text) to what the rules found, in two
+// Memo maps (key, entry text) to what was computed from them, in two
 // generations: lookups hit the current generation or
 // promote from the previous one; a full current generation becomes the
 // previous one and the oldest is dropped whole.
-type entryMemo[K comparable, V any] struct {
+type Memo[K comparable, V any] struct {
 	mu       sync.Mutex
 	cur, old map[K]map[string]V
 	n        int // entries in cur
 }
 
-func (m *entryMemo[K, V]) get(k K, text []byte) (V, bool) {
+func (m *Memo[K, V]) Get(k K, text []byte) (V, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if r, ok := m.cur[k][string(text)]; ok {
@@ -32,7 +31,7 @@ func (m *entryMemo[K, V]) get(k K, text []byte) (V, bool) {
 	return zero, false
 }
 
-func (m *entryMemo[K, V]) put(k K, text string, r V) {
+func (m *Memo[K, V]) Put(k K, text string, r V) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.insert(k, text, r)
@@ -40,8 +39,8 @@ func (m *entryMemo[K, V]) put(k K, text string, r V) {
 
 // insert adds to the current generation, turning generations over when it
 // is full. The caller holds m.mu.
-func (m *entryMemo[K, V]) insert(k K, text string, r V) {
-	if m.n >= memoGeneration {
+func (m *Memo[K, V]) insert(k K, text string, r V) {
+	if m.n >= MemoGeneration {
 		m.old, m.cur, m.n = m.cur, nil, 0
 	}
 	if m.cur == nil {
@@ -58,9 +57,16 @@ func (m *entryMemo[K, V]) insert(k K, text string, r V) {
 	inner[text] = r
 }
 
-// reset empties the memo (cold-start measurements and tests).
-func (m *entryMemo[K, V]) reset() {
+// Reset empties the memo (cold-start measurements and tests).
+func (m *Memo[K, V]) Reset() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.cur, m.old, m.n = nil, nil, 0
+}
+
+// Len is the number of entries in the current generation.
+func (m *Memo[K, V]) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.n
 }

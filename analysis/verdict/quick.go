@@ -1,4 +1,4 @@
-package analysis
+package verdict
 
 import (
 	"math/big"

@@ -1,0 +1,38 @@
+package verdict
+
+import "github.com/mcp-lsp/mcp-lsp/discovery/registry"
+
+// Cache holds verdicts by content: the registry, the reader (tool,
+// dialect, effects), the server's name and the definition's bytes. The
+// same bytes read by the same reader give the same verdict in any file and
+// at any offset (spans are relative to the definition), so an edit of one
+// entry of a large file re-judges that entry only, and hover, the
+// effective view and the diagnostics of one snapshot share the work.
+//
+// The language server's session owns one Cache for its lifetime; the CLI
+// makes one per run. It is safe for concurrent use and bounded (two
+// generations of MemoGeneration entries).
+type Cache struct {
+	verdicts Memo[cacheKey, *Verdict]
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{} }
+
+// Reset empties the cache (cold-start measurements and tests).
+func (c *Cache) Reset() { c.verdicts.Reset() }
+
+// Len is the number of verdicts in the current generation.
+func (c *Cache) Len() int { return c.verdicts.Len() }
+
+// cacheKey is everything outside the definition's bytes a verdict depends
+// on. The registry pointer keeps the registry alive while cached, so it
+// cannot be confused with a later one at the same address; Effects is a
+// pointer into it.
+type cacheKey struct {
+	reg     *registry.Registry
+	tool    registry.ToolID
+	dialect registry.DialectID
+	effects *registry.Effects
+	name    string
+}

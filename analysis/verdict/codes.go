@@ -1,0 +1,17 @@
+package verdict
+
+// Stable codes of the reasons a verdict gives. The schema codes are the
+// rule codes of the schema diagnostics; the others are the codes of the
+// semantic rules that report the same reason (package analysis re-exports
+// them, so a diagnostic and the verdict it reports share one code).
+const (
+	CodeUnknownServerType = "unknown-server-type"
+	CodeInvalidFieldValue = "invalid-field-value"
+	CodeMissingField      = "missing-field"
+	CodeUnknownKey        = "unknown-key"
+	CodeServerNotObject   = "server-not-object"
+
+	CodeReservedServerName = "reserved-server-name"
+	CodeInvalidServerName  = "invalid-server-name"
+	CodeInvalidURL         = "invalid-url"
+)

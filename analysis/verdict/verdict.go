@@ -1,0 +1,349 @@
+// Package verdict decides, once, what one tool does with one MCP server
+// entry: which schema branch it reads the entry as, whether it loads the
+// entry (perhaps without some keys), skips it, or refuses its whole
+// configuration because of it, and why.
+//
+// It is the only place that decides a reader's treatment of an entry. The
+// schema diagnostics and the semantic rules (package analysis), the
+// effective configuration (analysis/effective), hover, code actions and the
+// CLI all read a Verdict, so they cannot disagree. What each reader does
+// with an invalid entry, an unknown key and a duplicate name is data in
+// the registry (registry.Reader.Effects), each fact with its confidence and
+// source; this package applies it.
+//
+// A Verdict depends on nothing but the registry, the reader (tool, dialect,
+// effects), the server's name and the bytes of its definition, so verdicts
+// are cached by that content in a Cache the caller owns (the language
+// server's session, or one per CLI run).
+package verdict
+
+import (
+	"regexp"
+	"slices"
+	"sync"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+	"github.com/mcp-lsp/mcp-lsp/schemas"
+)
+
+// Outcome is what one reader does with one server entry.
+type Outcome string
+
+const (
+	// Loads: the entry loads as written.
+	Loads Outcome = "loads"
+	// LoadsIgnoringKeys: the entry loads; keys the reader does not know
+	// are dropped.
+	LoadsIgnoringKeys Outcome = "loads-ignoring-keys"
+	// LoadsStrippingKeys: the entry loads after the reader's schema strips
+	// the keys it does not know (OpenCode): an "env" in an OpenCode local
+	// entry starts the server without those variables.
+	LoadsStrippingKeys Outcome = "loads-stripping-keys"
+	// SkipsEntry: the reader skips this entry; its other servers load.
+	SkipsEntry Outcome = "skips-entry"
+	// RefusesFile: the reader refuses its whole configuration because of
+	// this entry and loads none of it.
+	RefusesFile Outcome = "refuses-file"
+	// MayNotLoad: the entry is invalid for the reader, and what the reader
+	// does then is neither documented nor observed.
+	MayNotLoad Outcome = "may-not-load"
+)
+
+// Loaded reports whether the reader loads the entry (with or without all
+// its keys).
+func (o Outcome) Loaded() bool {
+	return o == Loads || o == LoadsIgnoringKeys || o == LoadsStrippingKeys
+}
+
+// severity orders outcomes from harmless to worst, so that the worst
+// reason decides.
+func (o Outcome) severity() int {
+	switch o {
+	case LoadsIgnoringKeys, LoadsStrippingKeys:
+		return 1
+	case MayNotLoad:
+		return 2
+	case SkipsEntry:
+		return 3
+	case RefusesFile:
+		return 4
+	}
+	return 0
+}
+
+// Transport is what the schema branch a reader picks means.
+type Transport string
+
+const (
+	TransportUnknown Transport = ""
+	Stdio            Transport = "stdio"    // a local process
+	Remote           Transport = "remote"   // an endpoint (http, sse, ws)
+	Override         Transport = "override" // OpenCode's {"enabled": ...}
+)
+
+// TransportOf says what a schema branch (schemas.ServerDef) means.
+func TransportOf(def string) Transport {
+	switch def {
+	case "stdioServer", "localServer":
+		return Stdio
+	case "remoteServer", "httpServer", "sseServer", "wsServer":
+		return Remote
+	case "enabledOverride":
+		return Override
+	}
+	return TransportUnknown
+}
+
+// Reason is one thing that makes a reader treat an entry as it does: a
+// fact with a stable code and a place, not a diagnostic.
+type Reason struct {
+	// Code is stable: the schema rule codes (unknown-key,
+	// invalid-field-value, ...) and reserved-server-name,
+	// invalid-server-name, invalid-url.
+	Code string
+	// Span is relative to the start of the entry's value; when OnName is
+	// set the reason belongs on the server's name instead.
+	Span   span.Span
+	OnName bool
+	// Field is the field concerned ("args", "env.KEY"), "" for the entry.
+	Field string
+	// Detail is a sentence for people; it never quotes a secret.
+	Detail string
+	// Outcome is what this reason alone makes the reader do.
+	Outcome Outcome
+}
+
+// Verdict is what one reader does with one server entry.
+type Verdict struct {
+	Tool    registry.ToolID
+	Dialect registry.DialectID
+	// Def is the schema branch the reader reads the entry as
+	// (schemas.ServerDef): "stdioServer", "localServer", ...; "" when the
+	// entry is not an object, its type is one the reader does not know, or
+	// mcp-lsp has no schema for the dialect (then Modelled is false).
+	Def       string
+	Transport Transport
+	// Modelled is false for a dialect mcp-lsp has no schema for (Nyzhi's
+	// TOML): the entry is taken to load as written.
+	Modelled bool
+	// Outcome is the worst outcome of the reasons, Loads without any.
+	Outcome Outcome
+	// Reasons are in the order found: schema problems first (by field),
+	// then the name, then the url.
+	Reasons []Reason
+	// Problems are the schema's findings, for the schema diagnostics
+	// (spans relative to the entry's value, like Reasons).
+	Problems []Problem
+	// Program is the program the reader would start ("" for a remote
+	// entry, or when the command is not a string).
+	Program string
+}
+
+// Why is the first reason with the verdict's outcome, for a short
+// explanation ("args" must be an array, not a string); "" when the entry
+// loads as written.
+func (v *Verdict) Why() *Reason {
+	for i := range v.Reasons {
+		if v.Reasons[i].Outcome == v.Outcome {
+			return &v.Reasons[i]
+		}
+	}
+	return nil
+}
+
+// Has reports whether one of the verdict's reasons has the code.
+func (v *Verdict) Has(code string) bool {
+	return slices.ContainsFunc(v.Reasons, func(r Reason) bool { return r.Code == code })
+}
+
+// Entry is one server entry: its name and definition. Text is the
+// definition's source (Value's bytes), the cache key; Value must hold no
+// syntax error (callers do not judge an entry being typed).
+type Entry struct {
+	Name  string
+	Value *jsonc.Node
+	Text  []byte
+}
+
+// Of returns what reader r (of a file kind in reg) does with e, through the
+// cache c (nil: computed without caching). The result is shared: read only.
+func Of(c *Cache, reg *registry.Registry, r *registry.Reader, e Entry) *Verdict {
+	if reg == nil {
+		reg = registry.Default()
+	}
+	if c == nil {
+		return judge(reg, r, e)
+	}
+	k := cacheKey{reg: reg, tool: r.Tool, dialect: r.Dialect, effects: r.Effects, name: e.Name}
+	if v, ok := c.verdicts.Get(k, e.Text); ok {
+		return v
+	}
+	v := judge(reg, r, e)
+	c.verdicts.Put(k, string(e.Text), v)
+	return v
+}
+
+// Modelled reports whether mcp-lsp has a schema for the dialect, and so
+// gives verdicts on its entries.
+func Modelled(d registry.DialectID) bool {
+	return slices.Contains(dialects(), string(d))
+}
+
+var dialects = sync.OnceValue(schemas.Dialects)
+
+// ServerDef is the schema branch dialect reads the decoded entry as, the
+// one place outside validation that asks the schemas (the semantic rules
+// ask what an entry would be with another type spelling).
+func ServerDef(dialect string, entry map[string]any) (string, bool) {
+	return schemas.ServerDef(dialect, entry)
+}
+
+// urlCheckedAsWritten are the dialects that parse a server's url with the
+// WHATWG URL parser before expanding variables and skip the entry when it
+// fails ("url: Invalid url", Copilot CLI 1.0.102, verified: a variable in
+// the host passes, one in the port does not). Claude Code expands first
+// and OpenCode accepts any string (both verified).
+var urlCheckedAsWritten = map[registry.DialectID]bool{schemas.CopilotCLI: true}
+
+func judge(reg *registry.Registry, r *registry.Reader, e Entry) *Verdict {
+	v := &Verdict{Tool: r.Tool, Dialect: r.Dialect, Outcome: Loads}
+	if !Modelled(r.Dialect) {
+		return v
+	}
+	v.Modelled = true
+	n := e.Value
+	invalid := effectOutcome(r, func(x *registry.Effects) registry.EntryEffect { return x.InvalidEntry.Effect })
+	unknownKey := effectOutcome(r, func(x *registry.Effects) registry.EntryEffect { return x.UnknownKey.Effect })
+	if n.Kind != jsonc.Object {
+		p := Problem{Code: CodeServerNotObject, Span: rel(Widen(n), n),
+			Detail: "the definition must be an object, not " + DescribeKind(n.Kind)}
+		v.Problems = []Problem{p}
+		v.add(Reason{Code: p.Code, Span: p.Span, Detail: p.Detail, Outcome: invalid})
+	} else {
+		res := schemaValidateEntry(string(r.Dialect), "", n)
+		v.Def = res.def
+		v.Transport = TransportOf(res.def)
+		v.Problems = res.problems
+		for i := range v.Problems {
+			p := &v.Problems[i]
+			if !p.OnName {
+				p.Span = rel(p.Span, n)
+			}
+			o := invalid
+			if p.Code == CodeUnknownKey {
+				o = unknownKey
+			}
+			v.add(Reason{Code: p.Code, Span: p.Span, OnName: p.OnName, Field: p.Field, Detail: p.Detail, Outcome: o})
+		}
+		if c := n.Get("command"); c != nil && c.Value.Kind == jsonc.String && v.Transport == Stdio {
+			v.Program = c.Value.Str
+		} else if c != nil && c.Value.Kind == jsonc.Array && v.Transport == Stdio && len(c.Value.Elements) > 0 && c.Value.Elements[0].Kind == jsonc.String {
+			v.Program = c.Value.Elements[0].Str
+		}
+		if u := n.Get("url"); u != nil && u.Value.Kind == jsonc.String && v.Transport == Remote && urlCheckedAsWritten[r.Dialect] {
+			if _, ok := ParseURL(u.Value.Str); !ok {
+				v.add(Reason{Code: CodeInvalidURL, Span: rel(u.Value.Span, n), Field: "url",
+					Detail: `the url is not a valid URL as written ("url: Invalid url")`, Outcome: invalid})
+			}
+		}
+	}
+	for _, reason := range NameReasons(reg, r, e.Name) {
+		v.add(reason)
+	}
+	return v
+}
+
+// NameReasons are what reader r holds against a server name, from its
+// tool's serverNames rules in the registry: a reserved name is skipped
+// (Claude Code, "workspace"); a name with a forbidden character is an
+// invalid entry (Copilot CLI: control characters and "}"). The semantic
+// rules ask this even for an entry being typed, whose value has no
+// verdict yet.
+func NameReasons(reg *registry.Registry, r *registry.Reader, name string) []Reason {
+	t, ok := reg.Tool(r.Tool)
+	if !ok {
+		return nil
+	}
+	var out []Reason
+	if slices.Contains(t.ServerNames.Reserved, name) {
+		// "names the tool skips": skipped whatever the reader does with
+		// an invalid entry.
+		out = append(out, Reason{Code: CodeReservedServerName, OnName: true, Detail: "the name is reserved", Outcome: SkipsEntry})
+	}
+	// MatchString first: it allocates nothing, and names are nearly always
+	// fine.
+	if re := nameRegexp(t.ServerNames.Forbidden); re != nil && re.MatchString(name) {
+		out = append(out, Reason{Code: CodeInvalidServerName, OnName: true, Detail: "the name contains characters the tool rejects", Outcome: InvalidEntry(r)})
+	}
+	return out
+}
+
+// add records a reason; the worst outcome decides.
+func (v *Verdict) add(r Reason) {
+	v.Reasons = append(v.Reasons, r)
+	if r.Outcome.severity() > v.Outcome.severity() {
+		v.Outcome = r.Outcome
+	}
+}
+
+// rel makes an absolute span relative to the start of n.
+func rel(s span.Span, n *jsonc.Node) span.Span {
+	return span.New(s.Start-n.Span.Start, s.End-n.Span.Start)
+}
+
+// effectOutcome turns one of the reader's registry effects into the
+// outcome for the entry.
+func effectOutcome(r *registry.Reader, pick func(*registry.Effects) registry.EntryEffect) Outcome {
+	if r.Effects == nil {
+		return MayNotLoad
+	}
+	switch pick(r.Effects) {
+	case registry.IgnoresKey:
+		return LoadsIgnoringKeys
+	case registry.StripsKey:
+		return LoadsStrippingKeys
+	case registry.SkipsEntry:
+		return SkipsEntry
+	case registry.RefusesWholeConfig:
+		return RefusesFile
+	case registry.LoadsEntry:
+		return Loads
+	}
+	return MayNotLoad
+}
+
+// InvalidEntry is what reader r does with an entry it cannot read: the
+// registry's fact as an outcome.
+func InvalidEntry(r *registry.Reader) Outcome {
+	return effectOutcome(r, func(x *registry.Effects) registry.EntryEffect { return x.InvalidEntry.Effect })
+}
+
+// UnknownKey is what reader r does with a key it does not know.
+func UnknownKey(r *registry.Reader) Outcome {
+	return effectOutcome(r, func(x *registry.Effects) registry.EntryEffect { return x.UnknownKey.Effect })
+}
+
+// nameRegexps caches the compiled serverNames.forbidden patterns (the
+// registry validates that they compile).
+var nameRegexps sync.Map // pattern -> *regexp.Regexp
+
+// NameRegexp is the compiled pattern of a tool's forbidden characters,
+// nil when it has none.
+func NameRegexp(pattern string) *regexp.Regexp { return nameRegexp(pattern) }
+
+func nameRegexp(pattern string) *regexp.Regexp {
+	if pattern == "" {
+		return nil
+	}
+	if re, ok := nameRegexps.Load(pattern); ok {
+		return re.(*regexp.Regexp)
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil
+	}
+	nameRegexps.Store(pattern, re)
+	return re
+}
