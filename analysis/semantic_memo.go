@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"maps"
 	"slices"
-	"strconv"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -53,21 +53,12 @@ type semMemoResult struct {
 }
 
 // appendReaderKey appends the identity of reader r as the memoised rules
-// see it: its tool, dialect and entry effects.
-func appendReaderKey(b []byte, r *registry.Reader) []byte {
-	b = appendKeyString(appendKeyString(b, string(r.Tool)), string(r.Dialect))
-	if r.Effects != nil {
-		b = appendKeyString(b, string(r.Effects.InvalidEntry.Effect))
-		b = appendKeyString(b, string(r.Effects.UnknownKey.Effect))
-	}
-	return b
-}
+// see it: what its verdicts depend on (verdict.AppendReaderKey).
+func appendReaderKey(b []byte, r *registry.Reader) []byte { return verdict.AppendReaderKey(b, r) }
 
 // appendKeyString appends s to a memo key, length first, so that no two
 // lists of strings give the same key.
-func appendKeyString(b []byte, s string) []byte {
-	return append(append(strconv.AppendInt(b, int64(len(s)), 10), ':'), s...)
-}
+func appendKeyString(b []byte, s string) []byte { return verdict.AppendKeyString(b, s) }
 
 // memoKey is the key of a server map's entries. ok is false when the
 // memo cannot be used for this run at all.

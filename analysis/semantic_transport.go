@@ -155,7 +155,7 @@ func (c *semantic) everyReaderTakes(e *semEntry, cand, class string) bool {
 		want = semStdio
 	}
 	for _, r := range e.readers {
-		def, ok := schemas.ServerDef(string(r.Dialect), obj)
+		def, ok := verdict.ServerDef(string(r.Dialect), obj)
 		if !ok || semTransportOf(def) != want {
 			return false
 		}

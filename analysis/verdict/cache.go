@@ -1,6 +1,10 @@
 package verdict
 
-import "github.com/mcp-lsp/mcp-lsp/discovery/registry"
+import (
+	"strconv"
+
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+)
 
 // Cache holds verdicts by content: the registry, the reader (tool,
 // dialect, effects), the server's name and the definition's bytes. The
@@ -35,4 +39,22 @@ type cacheKey struct {
 	dialect registry.DialectID
 	effects *registry.Effects
 	name    string
+}
+
+// AppendReaderKey appends to a memo key what a reader's verdicts depend on
+// besides the entry: its tool, dialect and entry effects. Memos of
+// findings derived from verdicts (package analysis) key on it.
+func AppendReaderKey(b []byte, r *registry.Reader) []byte {
+	b = AppendKeyString(AppendKeyString(b, string(r.Tool)), string(r.Dialect))
+	if r.Effects != nil {
+		b = AppendKeyString(b, string(r.Effects.InvalidEntry.Effect))
+		b = AppendKeyString(b, string(r.Effects.UnknownKey.Effect))
+	}
+	return b
+}
+
+// AppendKeyString appends s to a memo key, length first, so that no two
+// lists of strings give the same key.
+func AppendKeyString(b []byte, s string) []byte {
+	return append(append(strconv.AppendInt(b, int64(len(s)), 10), ':'), s...)
 }
