@@ -55,6 +55,24 @@ reads the file drops the whole file or skips the entry; **warning** when every
 reader accepts it but something is silently ignored or almost certainly not
 meant; **info** and **hint** for notes.
 
+## One verdict per server entry
+
+What a tool does with a server entry is decided once, in ` + "`analysis/verdict`" + `,
+for each (entry, reader): the schema branch the reader takes (stdio, remote...),
+the outcome — **loads**, **loads with keys ignored** (Claude Code, Copilot CLI)
+or **stripped** (OpenCode), **skips the entry**, **refuses the whole file**
+(OpenCode), or **may not load** where the tool's behaviour is not known — with
+its reasons (stable codes, byte spans) and the program it would start. The
+schema and semantic rules, the effective view (` + "`mcp-lsp effective`" + `), hover
+and the code actions (built on those diagnostics) all read that verdict, so
+they cannot disagree. What each
+tool does with an invalid entry, an unknown key and a duplicate name is data
+in ` + "`discovery/registry/registry.json`" + ` (` + "`effects`" + ` of each reader, with its
+confidence and source). Verdicts are cached by content (registry, reader,
+entry bytes) in the language server's session.
+
+## Rules
+
 This file is generated from the rule list in ` + "`analysis/`" + `
 (` + "`go test ./analysis -run TestRulesDoc -update`" + `).
 
