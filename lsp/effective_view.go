@@ -29,20 +29,22 @@ type DroppedFile struct {
 }
 
 type EffectiveServer struct {
-	Name        string                     `json:"name"`
-	Started     bool                       `json:"started"`
-	Gate        string                     `json:"gate,omitempty"`
-	GateWhy     string                     `json:"gateWhy,omitempty"`
-	Enabled     bool                       `json:"enabled"`
-	Transport   string                     `json:"transport,omitempty"`
-	Command     []string                   `json:"command,omitempty"`
-	URL         string                     `json:"url,omitempty"`
-	Env         map[string]analysis.Secret `json:"env,omitempty"`
-	Headers     map[string]analysis.Secret `json:"headers,omitempty"`
-	DependsOn   []string                   `json:"dependsOn,omitempty"`
-	Source      *EffectivePlace            `json:"source,omitempty"`
-	Definitions []EffectivePlace           `json:"definitions"`
-	Fields      map[string]EffectivePlace  `json:"fields,omitempty"`
+	Name      string                     `json:"name"`
+	Started   bool                       `json:"started"`
+	Gate      string                     `json:"gate,omitempty"`
+	GateWhy   string                     `json:"gateWhy,omitempty"`
+	Enabled   bool                       `json:"enabled"`
+	Transport string                     `json:"transport,omitempty"`
+	Command   []string                   `json:"command,omitempty"`
+	URL       string                     `json:"url,omitempty"`
+	Env       map[string]analysis.Secret `json:"env,omitempty"`
+	Headers   map[string]analysis.Secret `json:"headers,omitempty"`
+	DependsOn []string                   `json:"dependsOn,omitempty"`
+	Ignored   []string                   `json:"ignored,omitempty"` // keys the tool drops
+
+	Source      *EffectivePlace           `json:"source,omitempty"`
+	Definitions []EffectivePlace          `json:"definitions"`
+	Fields      map[string]EffectivePlace `json:"fields,omitempty"`
 }
 
 type EffectivePlace struct {
@@ -67,7 +69,7 @@ func EffectiveView(snap *cache.Snapshot, r *effective.Result, opts cache.Diagnos
 		return EffectivePlace{Path: cache.DisplayPath(d.Source.Path, opts), Line: line, Layer: d.Source.Layer.Label, State: state}
 	}
 	for _, s := range r.Servers {
-		es := EffectiveServer{Name: s.Name, Started: s.Winner != nil && s.Enabled, Enabled: s.Enabled, DependsOn: s.Variables, Definitions: []EffectivePlace{}}
+		es := EffectiveServer{Name: s.Name, Started: s.Winner != nil && s.Enabled, Enabled: s.Enabled, DependsOn: s.Variables, Ignored: s.Ignored, Definitions: []EffectivePlace{}}
 		for _, d := range s.Definitions {
 			state := "shadowed"
 			switch {

@@ -105,6 +105,10 @@ type Server struct {
 	Enabled bool
 	// Variables are the environment variables the definition depends on.
 	Variables []string
+	// Ignored are the top-level keys of the contributing definitions that
+	// the tool drops (its verdict: an unknown key ignored or stripped);
+	// they are not in Fields.
+	Ignored []string
 }
 
 // Field is one top-level field of the merged definition.
@@ -266,11 +270,20 @@ func resolve(tool *registry.Tool, name string, ds []*Definition, deep bool) *Ser
 			if m.Key == nil || seen[m.Key.Str] {
 				continue
 			}
+			if d.Verdict.Ignores(m.Key.Str) {
+				// Dropped by the tool (OpenCode strips "env" from a local
+				// entry): the server starts without it.
+				if !slices.Contains(s.Ignored, m.Key.Str) {
+					s.Ignored = append(s.Ignored, m.Key.Str)
+				}
+				continue
+			}
 			seen[m.Key.Str] = true
 			s.Fields = append(s.Fields, Field{Key: m.Key.Str, From: d, Member: m})
 		}
 	}
 	slices.SortFunc(s.Fields, func(a, b Field) int { return strings.Compare(a.Key, b.Key) })
+	slices.Sort(s.Ignored)
 	for _, f := range s.Fields {
 		// Only where the layer's format has such a key: Claude Code and
 		// Copilot CLI ignore an "enabled" in .mcp.json.

@@ -219,6 +219,9 @@ func writeToolSection(b *strings.Builder, in HoverInput, res *Result, es *Server
 	if len(es.Variables) > 0 {
 		fmt.Fprintf(b, "- depends on %s\n", joinCode(prefixed("$", es.Variables)))
 	}
+	if len(es.Ignored) > 0 && es.Winner != nil {
+		fmt.Fprintf(b, "- ignores %s: it starts without %s\n", joinCode(es.Ignored), map[bool]string{true: "it", false: "them"}[len(es.Ignored) == 1])
+	}
 	var others []string
 	for _, d := range es.Definitions {
 		if d == mine {

@@ -128,8 +128,12 @@ func TestIssue10_IgnoredKeysLoadTheEntry_Verified(t *testing.T) {
 	if r.Sources[0].Dropped != "" || !starts(r, "db") {
 		t.Fatalf("OpenCode must load db: %+v", r.Sources[0])
 	}
-	if v := server(t, r, "db").Winner.Verdict; v.Outcome != verdict.LoadsStrippingKeys {
+	db := server(t, r, "db")
+	if v := db.Winner.Verdict; v.Outcome != verdict.LoadsStrippingKeys {
 		t.Errorf("outcome = %s, want %s", v.Outcome, verdict.LoadsStrippingKeys)
+	}
+	if _, ok := field(db, "env"); ok || !slices.Equal(db.Ignored, []string{"env"}) {
+		t.Errorf("env must be dropped, not a field: ignored %v, fields %v", db.Ignored, db.Fields)
 	}
 	agree(t, w, r)
 	ds := analysis.AnalyzeFile(analysis.FileInput{Path: "/p/opencode.json", Content: []byte(w["/p/opencode.json"]), Kind: kindOf(t, "/p/opencode.json")})

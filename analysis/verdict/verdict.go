@@ -153,6 +153,17 @@ func (v *Verdict) Why() *Reason {
 	return nil
 }
 
+// Ignores reports whether the reader drops the entry's top-level key (an
+// unknown key it ignores or strips, and loads the entry without).
+func (v *Verdict) Ignores(key string) bool {
+	if v == nil {
+		return false
+	}
+	return slices.ContainsFunc(v.Reasons, func(r Reason) bool {
+		return r.Code == CodeUnknownKey && r.Field == key && r.Outcome.Loaded()
+	})
+}
+
 // Has reports whether one of the verdict's reasons has the code.
 func (v *Verdict) Has(code string) bool {
 	return slices.ContainsFunc(v.Reasons, func(r Reason) bool { return r.Code == code })
