@@ -77,7 +77,8 @@ type Diagnostic struct {
 	Message string    `json:"message"`
 	Related []Related `json:"related,omitempty"`
 	Tags    []Tag     `json:"tags,omitempty"`
-	// Data carries what a quick fix needs (valid values, a suggested key).
+	// Data carries facts about the finding (the server, the tools, the
+	// field) and, under "fix", the quick fix the rule offers (a [Fix]).
 	// It must never contain a secret value.
 	Data map[string]any `json:"data,omitempty"`
 }

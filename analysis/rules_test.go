@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -21,6 +22,11 @@ func TestRulesDoc(t *testing.T) {
 			t.Errorf("rule code %q listed twice", r.Code)
 		}
 		seen[r.Code] = true
+		for _, k := range RuleFixes[r.Code] {
+			if !slices.ContainsFunc(FixKinds, func(d FixKindDoc) bool { return d.Kind == k }) {
+				t.Errorf("rule %q: fix kind %q is not documented in FixKinds", r.Code, k)
+			}
+		}
 		if r.Summary == "" || r.Severity < SeverityError || r.Severity > SeverityHint {
 			t.Errorf("rule %q: needs a summary and a default severity", r.Code)
 		}
@@ -76,11 +82,47 @@ entry bytes) in the language server's session.
 This file is generated from the rule list in ` + "`analysis/`" + `
 (` + "`go test ./analysis -run TestRulesDoc -update`" + `).
 
-| code | default | what it reports |
-|---|---|---|
+| code | default | what it reports | quick fix |
+|---|---|---|---|
 `)
 	for _, r := range Rules {
-		fmt.Fprintf(&b, "| <a id=\"%s\"></a>`%s` | %s | %s |\n", r.Code, r.Code, r.Severity, strings.ReplaceAll(r.Summary, "|", "\\|"))
+		var kinds []string
+		for _, k := range RuleFixes[r.Code] {
+			kinds = append(kinds, "[`"+string(k)+"`](#fix-"+string(k)+")")
+		}
+		fmt.Fprintf(&b, "| <a id=\"%s\"></a>`%s` | %s | %s | %s |\n", r.Code, r.Code, r.Severity, strings.ReplaceAll(r.Summary, "|", "\\|"), strings.Join(kinds, ", "))
+	}
+	b.WriteString(`
+## Quick fixes
+
+A diagnostic that comes with a quick fix carries it in its ` + "`data`" + ` under
+` + "`fix`" + `, in one vocabulary for every rule:
+
+| field | meaning |
+|---|---|
+| ` + "`kind`" + ` | the kind of edit, below |
+| ` + "`key`" + ` | the key the edit concerns, as the file spells it (for ` + "`add-member`" + `, the key it adds) |
+| ` + "`value`" + ` | the new text: a key, a value, a reference, a prefix |
+| ` + "`variable`" + ` | the name a reference spells, or the environment variable that is to hold a secret |
+| ` + "`safe`" + ` | whether "fix all" (` + "`source.fixAll`" + `) applies it without the user looking: the rule says so only when the result is certain and nothing the file says is lost (a rename, a re-spelling, a reshaped command, an added key); a guess, a removal or moving a secret out of the file is never safe |
+
+Before editing, the fix checks that the file still reads as the diagnostic
+says at its range; otherwise it offers nothing. ` + "`fix`" + ` never holds a secret.
+
+| kind | edit |
+|---|---|
+`)
+	for _, k := range FixKinds {
+		fmt.Fprintf(&b, "| <a id=\"fix-%s\"></a>`%s` | %s |\n", k.Kind, k.Kind, strings.ReplaceAll(k.Summary, "|", "\\|"))
 	}
 	return []byte(b.String())
+}
+
+// TestRuleFixesAreRules: every code offering a fix is a rule.
+func TestRuleFixesAreRules(t *testing.T) {
+	for code := range RuleFixes {
+		if _, ok := RuleByCode(code); !ok {
+			t.Errorf("RuleFixes lists %q, which is not a rule", code)
+		}
+	}
 }

@@ -54,7 +54,7 @@ func (c *schemaCheck) missingMaps() []Diagnostic {
 	root := c.f.Root
 	msg := fmt.Sprintf("the file has no %q object, so it declares no servers; %s %s a %s without it (reported)",
 		want, schemaReaderNames(c.in, refusing), schemaVerb(len(refusing), "refuses", "refuse"), c.in.Kind.Name)
-	data := map[string]any{"tools": schemaReaderIDs(refusing), "suggestedKey": want}
+	data := map[string]any{"tools": schemaReaderIDs(refusing)}
 	var at span.Span
 	switch i := slices.IndexFunc(root.Members, func(m *jsonc.Member) bool { return slices.Contains(schemaMapKeys, m.Key.Str) }); {
 	case i >= 0:
@@ -62,6 +62,8 @@ func (c *schemaCheck) missingMaps() []Diagnostic {
 		at = k.Span
 		msg += fmt.Sprintf("; rename %q to %q", k.Str, want)
 		data["key"] = k.Str
+		// Not safe: another reader of the file may read the old key.
+		data[FixKey] = Fix{Kind: FixRenameKey, Key: k.Str, Value: want}
 	case len(root.Members) > 0:
 		at = root.Members[0].Key.Span
 	default:

@@ -128,7 +128,8 @@ func (c *schemaCheck) unknownType(sub *schemaSubject, g *schemaGroup) Diagnostic
 	}
 	extra := map[string]any{"field": "type", "validValues": valid}
 	if suggestion != "" {
-		extra["suggestedValue"] = suggestion
+		// A guess from the spelling: not safe.
+		extra[FixKey] = Fix{Kind: FixReplaceValue, Key: "type", Value: suggestion}
 	}
 	return Diagnostic{Span: g.span, Severity: SeverityError, Code: g.code, Message: msg, Data: c.data(sub, g.reporters, extra)}
 }
@@ -175,7 +176,8 @@ func (c *schemaCheck) unknownKey(sub *schemaSubject, g *schemaGroup) Diagnostic 
 	extra := map[string]any{"key": key, "field": p.Field}
 	if s := c.suggestKeyFor(sub, g, key); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
-		extra["suggestedKey"] = s
+		// A guess from the spelling: not safe.
+		extra[FixKey] = Fix{Kind: FixRenameKey, Key: key, Value: s}
 	} else if note := c.otherShapes(g, key); note != "" {
 		msg += " (" + note + ")"
 	}

@@ -432,6 +432,9 @@ func semData(server string, rs []*registry.Reader, kv ...any) map[string]any {
 		d["tools"] = semReaderIDs(rs)
 	}
 	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] == nil {
+			continue
+		}
 		d[kv[i].(string)] = kv[i+1]
 	}
 	return d

@@ -202,7 +202,7 @@ func (c *semantic) wrongMapKeys() {
 			}
 		}
 		owners := c.mapKeyOwners(key, readers)
-		d := Diagnostic{Span: m.Key.Span, Code: CodeWrongServerMapKey, Data: semData("", readers, "field", key, "replacement", want)}
+		d := Diagnostic{Span: m.Key.Span, Code: CodeWrongServerMapKey, Data: semData("", readers, "field", key, FixKey, Fix{Kind: FixRenameKey, Key: key, Value: want, Safe: true})}
 		blamed := vs.readers(outSkipped, outIgnored, outRefused)
 		switch {
 		case len(blamed) == 0:

@@ -122,7 +122,8 @@ func (c *semantic) reference(e *semEntry, field string, v interp.Ref) {
 		case k > 2:
 			fix += ", which all of them expand"
 		}
-		data["replacement"] = repl
+		// A default that the new spelling cannot hold would be lost.
+		data[FixKey] = Fix{Kind: FixReplaceReference, Value: repl, Variable: v.Name, Safe: v.Default == "" || strings.Contains(repl, ":-")}
 	}
 	reason := "it stays literal text"
 	if v.Syntax == interp.DollarEnv && slices.ContainsFunc(literal, func(r *registry.Reader) bool {
@@ -194,7 +195,8 @@ func (c *semantic) undefinedInput(e *semEntry, r *registry.Reader, field string,
 	for _, id := range ids {
 		if norm(id) == norm(v.Name) {
 			fix = fmt.Sprintf("did you mean ${input:%s}?", id)
-			data["replacement"] = "${input:" + id + "}"
+			// A guess from a similar id: not safe.
+			data[FixKey] = Fix{Kind: FixReplaceReference, Value: "${input:" + id + "}", Variable: v.Name}
 			break
 		}
 	}

@@ -12,7 +12,7 @@ func TestDollarVarInOpenCode_StaysLiteral_VerifiedOpenCode1_18(t *testing.T) {
 	src := `{"mcp": {"gh": {"type": "remote", "url": "https://api.githubcopilot.com/mcp/", "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}}}}`
 	d := wantOne(t, semantics(t, "opencode.json", src), CodeForeignInterpolation, spanOf(t, src, "${GITHUB_TOKEN}", 0), SeverityWarning,
 		`OpenCode does not expand ${GITHUB_TOKEN}: it stays literal text (that is the syntax of Claude Code and GitHub Copilot CLI; write {env:GITHUB_TOKEN})`)
-	wantData(t, d, "replacement", "{env:GITHUB_TOKEN}")
+	wantData(t, d, FixKey, Fix{Kind: FixReplaceReference, Value: "{env:GITHUB_TOKEN}", Variable: "GITHUB_TOKEN", Safe: true})
 	wantData(t, d, "variable", "GITHUB_TOKEN")
 }
 
@@ -51,7 +51,8 @@ func TestVSCodeVariableInClaudeFile(t *testing.T) {
 	}
 	// Copilot CLI expands nothing in args: only Claude Code is concerned.
 	wantData(t, ds[1], "tools", []string{"claude-code"})
-	wantData(t, ds[1], "replacement", "${HOME}")
+	// The fix names the variable as the reference spells it.
+	wantData(t, ds[1], FixKey, Fix{Kind: FixReplaceReference, Value: "${HOME}", Variable: "userHome", Safe: true})
 }
 
 func TestCursorReportedFacts_SaysMay(t *testing.T) {
@@ -79,7 +80,7 @@ func TestUndefinedInput_VSCodeCannotStart(t *testing.T) {
 	src = strings.Replace(src, "${input:tokn}", "${input:GH_TOKEN}", 1)
 	d = wantOne(t, semantics(t, ".vscode/mcp.json", src), CodeUndefinedInput, spanOf(t, src, "${input:GH_TOKEN}", 0), SeverityError,
 		`VS Code cannot start server "gh": ${input:GH_TOKEN} is not declared in "inputs"; did you mean ${input:gh-token}?`)
-	wantData(t, d, "replacement", "${input:gh-token}")
+	wantData(t, d, FixKey, Fix{Kind: FixReplaceReference, Value: "${input:gh-token}", Variable: "GH_TOKEN"})
 }
 
 func TestUndefinedInput_NoInputsAtAll(t *testing.T) {
@@ -130,5 +131,7 @@ func TestNestedDefault_ReadAsTheToolsDo(t *testing.T) {
 	d := wantOne(t, semantics(t, "opencode.json", src), CodeForeignInterpolation, spanOf(t, src, "${A:-${B}", 0), SeverityWarning,
 		`OpenCode does not expand ${A:-…}: it stays literal text (that is the syntax of Claude Code and GitHub Copilot CLI; write {env:A})`)
 	wantData(t, d, "variable", "A")
+	// The default would be lost: not safe.
+	wantData(t, d, FixKey, Fix{Kind: FixReplaceReference, Value: "{env:A}", Variable: "A"})
 	wantNone(t, semantics(t, ".mcp.json", `{"mcpServers": {"x": {"command": "x", "env": {"K": "${A:-${B}}"}}}}`), CodeForeignInterpolation)
 }

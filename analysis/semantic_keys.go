@@ -72,7 +72,19 @@ func (c *semantic) keyRules(e *semEntry) {
 			Severity: sev,
 			Code:     CodeForeignKey,
 			Message:  semMessage(c.blame(e.s.Name, vs, semQuote(key)), reason, c.acceptors(vs), fk.fix),
-			Data:     semData(e.s.Name, vs.readers(outIgnored, outRefused), "field", key, "replacement", fk.replacement),
+			Data:     semData(e.s.Name, vs.readers(outIgnored, outRefused), "field", key, FixKey, foreignKeyFix(key, fk.replacement)),
 		})
 	}
+}
+
+// foreignKeyFix renames a key to the one the readers take, which keeps its
+// value: safe. OpenCode has no "args": they go into the "command" array.
+func foreignKeyFix(key, replacement string) any {
+	switch {
+	case replacement == "":
+		return nil
+	case key == "args" && replacement == "command":
+		return Fix{Kind: FixReshapeCommand, Key: "command", Value: "array", Safe: true}
+	}
+	return Fix{Kind: FixRenameKey, Key: key, Value: replacement, Safe: true}
 }

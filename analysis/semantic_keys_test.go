@@ -8,7 +8,7 @@ func TestEnvInOpenCode_StrippedNotRefused_VerifiedOpenCode1_18(t *testing.T) {
 	src := `{"mcp": {"fs": {"type": "local", "command": ["npx"], "env": {"A": "1"}}}}`
 	d := wantOne(t, semantics(t, "opencode.json", src), CodeForeignKey, spanOf(t, src, `"env"`, 0), SeverityWarning,
 		`OpenCode ignores "env": the server starts without these variables; rename it to "environment"`)
-	wantData(t, d, "replacement", "environment")
+	wantData(t, d, FixKey, Fix{Kind: FixRenameKey, Key: "env", Value: "environment", Safe: true})
 	wantData(t, d, "field", "env")
 }
 

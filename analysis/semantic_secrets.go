@@ -104,13 +104,17 @@ func (c *semantic) secretFinding(e *semEntry, field, key string, sec semSecretKi
 		msg = fmt.Sprintf("%s %s of server %s holds a literal %s as the default of ${%s:-…}: anyone who can read this file can use it; remove the default and set %s in the environment",
 			where, semQuote(key), semQuote(e.s.Name), sec.name, sec.defaultOf, sec.defaultOf)
 		data["variable"] = sec.defaultOf
+		data[FixKey] = Fix{Kind: FixSecretToVariable, Key: key, Variable: sec.defaultOf}
 	case ref != "" && sec.whole:
 		repl := ref
 		if sec.scheme != "" {
 			repl = sec.scheme + " " + ref
 		}
 		msg += fmt.Sprintf("; write %q and set %s in the environment", repl, variable)
-		data["variable"], data["replacement"] = variable, repl
+		// Never safe: the variable must be set first, or the server
+		// loses its credential.
+		data["variable"] = variable
+		data[FixKey] = Fix{Kind: FixSecretToVariable, Key: key, Value: repl, Variable: variable}
 	case ref != "":
 		msg += fmt.Sprintf("; reference an environment variable instead (%s)", ref)
 		data["variable"] = variable

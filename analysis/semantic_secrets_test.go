@@ -37,7 +37,7 @@ func TestLiteralBearerToken_Warning(t *testing.T) {
 	src := `{"mcpServers": {"github": {"type": "http", "url": "https://api.githubcopilot.com/mcp/", "headers": {"Authorization": "Bearer ` + fakeGitHub + `"}}}}`
 	d := wantOne(t, semantics(t, ".mcp.json", src), CodeLiteralSecret, spanOf(t, src, `"Bearer `+fakeGitHub+`"`, 0), SeverityWarning,
 		`header "Authorization" of server "github" holds a literal GitHub token: anyone who can read this file can use it; write "Bearer ${GITHUB_TOKEN}" and set GITHUB_TOKEN in the environment`)
-	wantData(t, d, "replacement", "Bearer ${GITHUB_TOKEN}")
+	wantData(t, d, FixKey, Fix{Kind: FixSecretToVariable, Key: "Authorization", Value: "Bearer ${GITHUB_TOKEN}", Variable: "GITHUB_TOKEN"})
 	wantData(t, d, "secret", "github-token")
 }
 

@@ -105,7 +105,7 @@ func (c *semantic) typeNotAccepted(e *semEntry) {
 		}
 	}
 	if repl != "" {
-		data["replacement"] = repl
+		data[FixKey] = Fix{Kind: FixReplaceValue, Key: "type", Value: repl, Safe: true}
 	}
 	c.add(Diagnostic{
 		Span:     m.Value.Span,
@@ -211,7 +211,7 @@ func (c *semantic) missingType(e *semEntry) []*registry.Reader {
 		Severity: sev,
 		Code:     CodeMissingType,
 		Message:  semMessage(c.blame(e.s.Name, vs, ""), reason, c.acceptors(vs), fix),
-		Data:     semData(e.s.Name, blamed, "field", "type", "replacement", repl),
+		Data:     semData(e.s.Name, blamed, "field", "type", FixKey, Fix{Kind: FixAddMember, Key: "type", Value: repl, Safe: true}),
 	})
 	return blamed
 }
@@ -316,7 +316,8 @@ func (c *semantic) commandForm(e *semEntry) {
 		Severity: sev,
 		Code:     CodeCommandForm,
 		Message:  semMessage(c.blame(e.s.Name, vs, ""), reason, c.acceptors(vs), fix),
-		Data:     semData(e.s.Name, vs.readers(outSkipped, outRefused, outMayNotLoad), "field", "command", "expected", expected),
+		Data: semData(e.s.Name, vs.readers(outSkipped, outRefused, outMayNotLoad), "field", "command", "expected", expected,
+			FixKey, Fix{Kind: FixReshapeCommand, Key: "command", Value: expected, Safe: true}),
 	})
 }
 
@@ -433,7 +434,8 @@ func (c *semantic) invalidURL(e *semEntry) {
 	data := semData(e.s.Name, cannot, "field", "url")
 	if !strings.Contains(raw, "://") {
 		msg += ` (add "https://" or "http://")`
-		data["prefix"] = "https://"
+		// Whether the server speaks https or http is a guess.
+		data[FixKey] = Fix{Kind: FixPrefixValue, Key: "url", Value: "https://"}
 	}
 	c.add(Diagnostic{Span: m.Value.Span, Severity: SeverityWarning, Code: CodeInvalidURL, Message: msg, Data: data})
 }

@@ -10,7 +10,7 @@ func TestURLWithoutType_ClaudeSkips_VerifiedClaudeCode2_1(t *testing.T) {
 	ds := semantics(t, ".mcp.json", src)
 	d := wantOne(t, ds, CodeMissingType, spanOf(t, src, `"api"`, 0), SeverityError,
 		`Claude Code skips server "api": without "type" it reads the entry as a local (stdio) server, which needs "command" (GitHub Copilot CLI accepts it; add "type": "http")`)
-	wantData(t, d, "replacement", "http")
+	wantData(t, d, FixKey, Fix{Kind: FixAddMember, Key: "type", Value: "http", Safe: true})
 	wantData(t, d, "tools", []string{"claude-code"})
 	// Only the cause is reported, not its consequence (no command).
 	wantNone(t, ds, CodeMissingCommand)
@@ -18,7 +18,7 @@ func TestURLWithoutType_ClaudeSkips_VerifiedClaudeCode2_1(t *testing.T) {
 
 func TestURLWithoutType_SSEPathSuggestsSSE(t *testing.T) {
 	ds := semantics(t, ".mcp.json", `{"mcpServers": {"api": {"url": "https://mcp.example.com/sse?x=1"}}}`)
-	wantData(t, only(ds, CodeMissingType)[0], "replacement", "sse")
+	wantData(t, only(ds, CodeMissingType)[0], FixKey, Fix{Kind: FixAddMember, Key: "type", Value: "sse", Safe: true})
 }
 
 func TestURLWithoutType_CopilotAssumesHTTP_VerifiedCopilotCLI1_0(t *testing.T) {
@@ -48,7 +48,7 @@ func TestMissingType_OpenCodeRequiresType_VerifiedOpenCode1_18(t *testing.T) {
 	if want := `OpenCode refuses the whole configuration because of server "fs": "type" is required ("local" or "remote"); add "type": "local"`; got[0].Message != want {
 		t.Errorf("got  %s\nwant %s", got[0].Message, want)
 	}
-	wantData(t, got[1], "replacement", "remote")
+	wantData(t, got[1], FixKey, Fix{Kind: FixAddMember, Key: "type", Value: "remote", Safe: true})
 	if got[0].Span != spanOf(t, src, `"fs"`, 0) {
 		t.Errorf("span %v", got[0].Span)
 	}
@@ -59,7 +59,7 @@ func TestTypeLocal_ClaudeSkipsCopilotAccepts_VerifiedClaudeCode2_1(t *testing.T)
 	ds := semantics(t, ".mcp.json", src)
 	d := wantOne(t, ds, CodeTypeNotAccepted, spanOf(t, src, `"local"`, 0), SeverityError,
 		`Claude Code skips server "fs": unknown type "local" (GitHub Copilot CLI accepts it; "stdio" works in both)`)
-	wantData(t, d, "replacement", "stdio")
+	wantData(t, d, FixKey, Fix{Kind: FixReplaceValue, Key: "type", Value: "stdio", Safe: true})
 	wantData(t, d, "tools", []string{"claude-code"})
 }
 
@@ -182,7 +182,7 @@ func TestInvalidURL_NoScheme_OpenCodeAcceptsButCannotConnect_VerifiedOpenCode1_1
 	src := `{"mcp": {"api": {"type": "remote", "url": "localhost:3000/mcp"}}}`
 	d := wantOne(t, semantics(t, "opencode.json", src), CodeInvalidURL, spanOf(t, src, `"localhost:3000/mcp"`, 0), SeverityWarning,
 		`the url of server "api" is not an http(s) URL: OpenCode accepts it but cannot connect (add "https://" or "http://")`)
-	wantData(t, d, "prefix", "https://")
+	wantData(t, d, FixKey, Fix{Kind: FixPrefixValue, Key: "url", Value: "https://"})
 }
 
 func TestInvalidURL_VSCodeSocketAndPipe_NoDiagnostic(t *testing.T) {

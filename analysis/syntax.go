@@ -35,7 +35,7 @@ func checkSyntax(in FileInput) []Diagnostic {
 			Severity: SeverityError,
 			Code:     CodeSyntaxError,
 			Message:  e.Message + syntaxEffect(in, readersAll(in.Kind)),
-			Data:     map[string]any{"syntax": e.Code},
+			Data:     syntaxErrorData(e.Code),
 		})
 	}
 
@@ -47,6 +47,8 @@ func checkSyntax(in FileInput) []Diagnostic {
 				Severity: SeverityError,
 				Code:     CodeCommentInJSON,
 				Message:  "comments are not allowed in strict JSON; " + strictEffect(in, strict),
+				// The comment's text would be lost: not safe.
+				Data: map[string]any{FixKey: Fix{Kind: FixRemoveText}},
 			})
 		}
 		for _, c := range f.TrailingCommas {
@@ -55,6 +57,7 @@ func checkSyntax(in FileInput) []Diagnostic {
 				Severity: SeverityError,
 				Code:     CodeTrailingCommaJSON,
 				Message:  "trailing commas are not allowed in strict JSON; " + strictEffect(in, strict),
+				Data:     map[string]any{FixKey: Fix{Kind: FixRemoveText, Safe: true}},
 			})
 		}
 	}
@@ -128,7 +131,8 @@ func duplicateKeys(keys *parseIndex, root *jsonc.Node) []Diagnostic {
 						Message:  fmt.Sprintf("duplicate key %q: this one is ignored, the last one counts (JSON parsers keep the last)", m.Key.Str),
 						Related:  []Related{{Span: winner.Key.Span, Message: fmt.Sprintf("the definition of %q that is used", m.Key.Str)}},
 						Tags:     []Tag{TagUnnecessary},
-						Data:     map[string]any{"key": m.Key.Str},
+						// The ignored value may be the one the user meant: not safe.
+						Data: map[string]any{"key": m.Key.Str, FixKey: Fix{Kind: FixRemoveMember, Key: m.Key.Str}},
 					})
 				}
 				if m.Value != nil {
@@ -258,4 +262,15 @@ func describeKind(k jsonc.Kind) string {
 		return "null"
 	}
 	return "a value"
+}
+
+// syntaxErrorData is a syntax error's Data: the parser's code, and the fix
+// of the one error whose repair is certain enough to offer, a missing
+// comma (the fixer checks that the comma mends the file).
+func syntaxErrorData(code string) map[string]any {
+	d := map[string]any{"syntax": code}
+	if code == jsonc.CodeMissingComma {
+		d[FixKey] = Fix{Kind: FixInsertText, Value: ","}
+	}
+	return d
 }

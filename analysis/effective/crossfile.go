@@ -103,6 +103,9 @@ func shadowed(r *Result, s *Server, d *Definition, displayPath func(string) stri
 		diag.Severity = analysis.SeverityHint
 		diag.Code = CodeDuplicateServer
 		diag.Tags = []analysis.Tag{analysis.TagUnnecessary}
+		// Not safe: the file may be read by other tools, or from other
+		// launch directories, that do not see the winning copy.
+		diag.Data[analysis.FixKey] = analysis.Fix{Kind: analysis.FixRemoveMember, Key: s.Name}
 		msg = fmt.Sprintf("identical to the definition of %q in %s (%s), which %s uses: this copy can be removed", s.Name, displayPath(w.Source.Path), w.Source.Layer.Label, r.Tool.Name)
 	} else if diff := differences(r.Tool.ID, d.Member.Value, w.Member.Value); diff != "" {
 		msg += "; they differ in " + diff

@@ -15,29 +15,22 @@ type Diagnostic struct {
 	Data Data
 }
 
-// Data is the union of the keys the rules put in a diagnostic's Data (see
-// docs/rules.md and each rule). A diagnostic travels to the editor and
-// back as JSON, so a code action request brings Data back as an untyped
-// JSON object; [DecodeData] turns it into this struct. Keys a fix does
-// not use are not listed; unknown keys are ignored.
+// Data is what fixes read of a diagnostic's Data: the quick fix the rule
+// offers ([analysis.Fix], the one vocabulary of fix data, documented in
+// docs/rules.md) and the facts a fixer checks against the file before
+// editing (the server, the field, the key, the type spelling as written).
+// A diagnostic travels to the editor and back as JSON, so a code action
+// request brings Data back as an untyped JSON object; [DecodeData]
+// re-marshals it into this struct. Unknown keys are ignored.
 type Data struct {
-	Server string `json:"server,omitempty"`
-	Field  string `json:"field,omitempty"`
-	Key    string `json:"key,omitempty"`
-	// Value is a type spelling (type-not-accepted); never a secret.
-	Value       string `json:"value,omitempty"`
-	Replacement string `json:"replacement,omitempty"`
-	// Expected is "array" or "string" (command-form), or a list of JSON
-	// types (invalid-field-value).
-	Expected       Strings `json:"expected,omitempty"`
-	Variable       string  `json:"variable,omitempty"`
-	Secret         string  `json:"secret,omitempty"`
-	Prefix         string  `json:"prefix,omitempty"`
-	SuggestedKey   string  `json:"suggestedKey,omitempty"`
-	SuggestedValue string  `json:"suggestedValue,omitempty"`
-	Syntax         string  `json:"syntax,omitempty"`
-	Tool           string  `json:"tool,omitempty"`
-	Tools          Strings `json:"tools,omitempty"`
+	Fix    analysis.Fix `json:"fix"`
+	Server string       `json:"server,omitempty"`
+	Field  string       `json:"field,omitempty"`
+	Key    string       `json:"key,omitempty"`
+	// Value is a type spelling as written (type-not-accepted); never a
+	// secret.
+	Value string  `json:"value,omitempty"`
+	Tools Strings `json:"tools,omitempty"`
 }
 
 // Strings is a list that also decodes from a single string.

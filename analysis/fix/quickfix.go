@@ -10,12 +10,13 @@ import (
 // Fix is one quick fix for one diagnostic.
 type Fix struct {
 	Title string
-	// Safe marks a fix that cannot lose anything the file says: it
-	// renames, re-spells, reshapes or adds. Only safe fixes are applied by
-	// "fix all" (source.fixAll), which runs without the user looking at
-	// each one. Removing a duplicate, a comment or a server, and moving a
-	// secret out of the file, are never safe.
+	// Safe marks a fix that "fix all" (source.fixAll) may apply without
+	// the user looking at it: the rule said so (analysis.Fix.Safe) and
+	// the edit loses nothing the rule did not know about.
 	Safe bool
+	// lossy marks an edit that loses something the rule did not see (a
+	// default the file gained since): never safe.
+	lossy bool
 	// Preferred marks the fix that properly addresses the problem, the
 	// one an editor's "auto fix" applies.
 	Preferred bool
@@ -23,13 +24,15 @@ type Fix struct {
 	Edits []Edit
 }
 
-// fixer computes the fixes of one rule. It checks the tree at the
-// diagnostic's span before trusting Data, and returns nothing when the
-// file no longer looks like the diagnostic says.
+// fixer computes the fixes of one rule from the fix the rule offers
+// (diag.Data.Fix, of a kind analysis.RuleFixes lists for the code). It
+// checks the tree at the diagnostic's span before trusting Data, and
+// returns nothing when the file no longer looks like the diagnostic says.
+// Whether a fix is safe is the rule's word, not the fixer's.
 type fixer func(d *Document, diag Diagnostic) []Fix
 
-// fixers maps rule codes to their fixes; codes without an entry have none
-// (docs/rules.md lists the codes).
+// fixers maps rule codes to their fixers; codes without an entry have
+// none (docs/rules.md lists the codes and their kinds of fix).
 var fixers = map[string]fixer{
 	analysis.CodeTrailingCommaJSON:    fixTrailingComma,
 	analysis.CodeCommentInJSON:        fixComment,
@@ -40,10 +43,12 @@ var fixers = map[string]fixer{
 	analysis.CodeMissingType:          fixMissingType,
 	analysis.CodeForeignKey:           fixForeignKey,
 	analysis.CodeCommandForm:          fixCommandForm,
-	analysis.CodeUnknownKey:           fixUnknownKey,
-	analysis.CodeWrongServerMapKey:    fixServerMapKey,
+	analysis.CodeUnknownKey:           fixRenameKey,
+	analysis.CodeWrongServerMapKey:    fixRenameKey,
+	analysis.CodeMissingServerMap:     fixRenameKey,
 	analysis.CodeInvalidURL:           fixURLScheme,
 	analysis.CodeForeignInterpolation: fixInterpolation,
+	analysis.CodeUndefinedInput:       fixInterpolation,
 	analysis.CodeLiteralSecret:        fixLiteralSecret,
 	analysis.CodeDuplicateServer:      fixDuplicateServer,
 }
@@ -52,7 +57,8 @@ var fixers = map[string]fixer{
 // edits that apply cleanly to doc's content.
 func QuickFixes(doc *Document, diag Diagnostic) []Fix {
 	f := fixers[diag.Code]
-	if f == nil || !doc.isJSON() || diag.Span.Start < 0 || diag.Span.End > len(doc.Content) || diag.Span.End < diag.Span.Start {
+	if f == nil || !slices.Contains(analysis.RuleFixes[diag.Code], diag.Data.Fix.Kind) ||
+		!doc.isJSON() || diag.Span.Start < 0 || diag.Span.End > len(doc.Content) || diag.Span.End < diag.Span.Start {
 		return nil
 	}
 	var out []Fix
@@ -61,6 +67,7 @@ func QuickFixes(doc *Document, diag Diagnostic) []Fix {
 		if len(fx.Edits) == 0 || !applies(doc, fx.Edits) {
 			continue
 		}
+		fx.Safe = diag.Data.Fix.Safe && !fx.lossy
 		out = append(out, fx)
 	}
 	return out

@@ -13,23 +13,20 @@ import (
 // fixTypeValue re-spells a type: "local" becomes "stdio" in .mcp.json,
 // "stdio" becomes "local" in opencode.json, "HTTP" becomes "http". The
 // replacement comes from the rule, which picks the spelling every reader
-// of the file accepts; type-not-accepted's is certain (safe), a schema
-// suggestion for an unknown type is a guess (not safe).
+// of the file accepts (certain for type-not-accepted, a guess from the
+// spelling for unknown-server-type: the rule says which).
 func fixTypeValue(d *Document, diag Diagnostic) []Fix {
+	f := diag.Data.Fix
 	n, m, ok := d.valueAt(diag.Span)
-	if !ok || n.Kind != jsonc.String || m.Key.Str != "type" {
+	if !ok || n.Kind != jsonc.String || f.Kind != analysis.FixReplaceValue || m.Key.Str != f.Key {
 		return nil
 	}
-	repl, safe := diag.Data.Replacement, true
-	if diag.Code == analysis.CodeUnknownServerType {
-		repl, safe = diag.Data.SuggestedValue, false
-	}
+	repl := f.Value
 	if repl == "" || repl == n.Str || diag.Data.Value != "" && diag.Data.Value != n.Str {
 		return nil
 	}
 	return []Fix{{
-		Title:     fmt.Sprintf("Change type to %s", quote(repl)),
-		Safe:      safe,
+		Title:     fmt.Sprintf("Change %s to %s", f.Key, quote(repl)),
 		Preferred: true,
 		Edits:     []Edit{d.edit(n.Span.Start, n.Span.End, quote(repl))},
 	}}
@@ -41,15 +38,14 @@ var remoteTypes = map[string]bool{"http": true, "sse": true}
 
 // fixMissingType adds the type a reader needs, as the entry's first key.
 // An entry with VS Code's "transport" instead gets it renamed to "type";
-// its value is kept when it is what the readers expect. Adding a key
-// loses nothing, so both are safe.
+// its value is kept when it is what the readers expect.
 func fixMissingType(d *Document, diag Diagnostic) []Fix {
 	obj, i, ok := d.memberOfKey(diag.Span)
-	if !ok {
+	if f := diag.Data.Fix; !ok || f.Kind != analysis.FixAddMember || f.Key != "type" {
 		return nil
 	}
 	entry := obj.Members[i].Value
-	repl := diag.Data.Replacement
+	repl := diag.Data.Fix.Value
 	if entry.Kind != jsonc.Object || repl == "" || entry.Get("type") != nil {
 		return nil
 	}
@@ -60,7 +56,6 @@ func fixMissingType(d *Document, diag Diagnostic) []Fix {
 		}
 		return []Fix{{
 			Title:     fmt.Sprintf(`Rename "transport" to "type": %s`, quote(value)),
-			Safe:      true,
 			Preferred: true,
 			Edits:     []Edit{d.edit(tr.Span.Start, tr.Span.End, `"type": `+quote(value))},
 		}}
@@ -72,36 +67,24 @@ func fixMissingType(d *Document, diag Diagnostic) []Fix {
 	} else {
 		edits = d.prependMember(entry, text)
 	}
-	return []Fix{{Title: "Add " + text, Safe: true, Preferred: true, Edits: edits}}
+	return []Fix{{Title: "Add " + text, Preferred: true, Edits: edits}}
 }
 
 // fixForeignKey renames a key spelled as another tool spells it ("env" in
 // OpenCode, "environment" elsewhere, "transport", "serverUrl"), unless the
 // right key is there already (then one of the two values must go, which
 // is the user's call). OpenCode's "args" is not renamed but merged into
-// the "command" array. Both keep every value: safe.
+// the "command" array.
 func fixForeignKey(d *Document, diag Diagnostic) []Fix {
+	if diag.Data.Fix.Kind == analysis.FixRenameKey {
+		return fixRenameKey(d, diag)
+	}
 	obj, i, ok := d.memberOfKey(diag.Span)
-	if !ok {
+	if f := diag.Data.Fix; !ok || f.Kind != analysis.FixReshapeCommand || f.Value != "array" ||
+		obj.Members[i].Key.Str != "args" || obj.Get("args") != obj.Members[i] {
 		return nil
 	}
-	m := obj.Members[i]
-	key, repl := m.Key.Str, diag.Data.Replacement
-	if key != diag.Data.Field || repl == "" || obj.Get(key) != m {
-		return nil
-	}
-	if key == "args" && repl == "command" {
-		return mergeArgsIntoCommand(d, obj)
-	}
-	if obj.Get(repl) != nil {
-		return nil
-	}
-	return []Fix{{
-		Title:     fmt.Sprintf("Rename %s to %s", quote(key), quote(repl)),
-		Safe:      true,
-		Preferred: true,
-		Edits:     []Edit{d.renameKey(m, repl)},
-	}}
+	return mergeArgsIntoCommand(d, obj)
 }
 
 // mergeArgsIntoCommand makes OpenCode's one "command" array out of a
@@ -133,7 +116,7 @@ func mergeArgsIntoCommand(d *Document, entry *jsonc.Node) []Fix {
 		return nil
 	}
 	edits = append(edits, d.removeMember(entry, argIndex)...)
-	return []Fix{{Title: `Move "args" into the "command" array`, Safe: true, Preferred: true, Edits: edits}}
+	return []Fix{{Title: `Move "args" into the "command" array`, Preferred: true, Edits: edits}}
 }
 
 // appendElements inserts element texts before an array's "]".
@@ -158,15 +141,15 @@ func memberIndex(obj *jsonc.Node, m *jsonc.Member) int {
 // fixCommandForm rewrites a command into the form the readers take:
 // OpenCode's one array (program and arguments), or everyone else's
 // string plus "args". A command string is split like a shell would (see
-// SplitCommand). Every word is kept: safe.
+// SplitCommand). Every word is kept.
 func fixCommandForm(d *Document, diag Diagnostic) []Fix {
 	n, m, ok := d.valueAt(diag.Span)
-	if !ok || m.Key.Str != "command" || n.Parent == nil {
+	if f := diag.Data.Fix; !ok || f.Kind != analysis.FixReshapeCommand || m.Key.Str != "command" || n.Parent == nil {
 		return nil
 	}
 	entry := n.Parent
 	switch {
-	case diag.Data.Expected.Has("array") && n.Kind == jsonc.String:
+	case diag.Data.Fix.Value == "array" && n.Kind == jsonc.String:
 		if args := entry.Get("args"); args != nil {
 			fixes := mergeArgsIntoCommand(d, entry)
 			for i := range fixes {
@@ -187,9 +170,9 @@ func fixCommandForm(d *Document, diag Diagnostic) []Fix {
 			quoted[0] = d.text(n.Span) // keep its spelling
 			title = `Write "command" as an array`
 		}
-		return []Fix{{Title: title, Safe: true, Preferred: true, Edits: []Edit{d.edit(n.Span.Start, n.Span.End, inlineArray(quoted))}}}
+		return []Fix{{Title: title, Preferred: true, Edits: []Edit{d.edit(n.Span.Start, n.Span.End, inlineArray(quoted))}}}
 
-	case diag.Data.Expected.Has("string") && n.Kind == jsonc.Array:
+	case diag.Data.Fix.Value == "string" && n.Kind == jsonc.Array:
 		if len(n.Elements) == 0 || n.Elements[0].Kind != jsonc.String {
 			return nil
 		}
@@ -208,40 +191,27 @@ func fixCommandForm(d *Document, diag Diagnostic) []Fix {
 		default:
 			return nil
 		}
-		return []Fix{{Title: `Split "command" into "command" and "args"`, Safe: true, Preferred: true, Edits: edits}}
+		return []Fix{{Title: `Split "command" into "command" and "args"`, Preferred: true, Edits: edits}}
 	}
 	return nil
 }
 
-// fixUnknownKey renames an unknown key to the one the schema rule
-// suggests ("comand" -> "command"). A guess: not safe.
-func fixUnknownKey(d *Document, diag Diagnostic) []Fix {
+// fixRenameKey renames the key at the span to the one the rule names: a
+// key spelled as another tool spells it, the map of servers under
+// another tool's key ("servers" -> "mcpServers"), a misspelt key
+// ("comand" -> "command"). Not when the new key is there already: then
+// the two values must be merged by hand.
+func fixRenameKey(d *Document, diag Diagnostic) []Fix {
+	f := diag.Data.Fix
 	obj, i, ok := d.memberOfKey(diag.Span)
-	repl := diag.Data.SuggestedKey
-	if !ok || repl == "" || obj.Members[i].Key.Str != diag.Data.Key || obj.Get(repl) != nil {
+	if !ok || f.Kind != analysis.FixRenameKey || f.Value == "" || f.Key == "" ||
+		obj.Members[i].Key.Str != f.Key || obj.Get(f.Key) != obj.Members[i] || obj.Get(f.Value) != nil {
 		return nil
 	}
 	return []Fix{{
-		Title:     fmt.Sprintf("Rename %s to %s", quote(diag.Data.Key), quote(repl)),
+		Title:     fmt.Sprintf("Rename %s to %s", quote(f.Key), quote(f.Value)),
 		Preferred: true,
-		Edits:     []Edit{d.renameKey(obj.Members[i], repl)},
-	}}
-}
-
-// fixServerMapKey renames the top-level key holding the servers to the
-// one the readers take ("servers" -> "mcpServers"), when that key is not
-// there yet (then the two maps would have to be merged by hand). Safe.
-func fixServerMapKey(d *Document, diag Diagnostic) []Fix {
-	obj, i, ok := d.memberOfKey(diag.Span)
-	repl := diag.Data.Replacement
-	if !ok || repl == "" || obj.Parent != nil || obj.Members[i].Key.Str != diag.Data.Field || obj.Get(repl) != nil {
-		return nil
-	}
-	return []Fix{{
-		Title:     fmt.Sprintf("Rename %s to %s", quote(diag.Data.Field), quote(repl)),
-		Safe:      true,
-		Preferred: true,
-		Edits:     []Edit{d.renameKey(obj.Members[i], repl)},
+		Edits:     []Edit{d.renameKey(obj.Members[i], f.Value)},
 	}}
 }
 
@@ -249,8 +219,9 @@ func fixServerMapKey(d *Document, diag Diagnostic) []Fix {
 // server speaks https or http is a guess: not safe.
 func fixURLScheme(d *Document, diag Diagnostic) []Fix {
 	n, m, ok := d.valueAt(diag.Span)
-	p := diag.Data.Prefix
-	if !ok || p == "" || n.Kind != jsonc.String || m.Key.Str != "url" || strings.Contains(n.Str, "://") || d.Content[n.Span.Start] != '"' {
+	f := diag.Data.Fix
+	p := f.Value
+	if !ok || f.Kind != analysis.FixPrefixValue || p == "" || n.Kind != jsonc.String || m.Key.Str != f.Key || strings.Contains(n.Str, "://") || d.Content[n.Span.Start] != '"' {
 		return nil
 	}
 	at := n.Span.Start + 1

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 )
 
@@ -17,7 +18,7 @@ func fixTrailingComma(d *Document, diag Diagnostic) []Fix {
 	if sp.Len() != 1 || d.Content[sp.Start] != ',' || !slices.Contains(d.parsed().TrailingCommas, sp) {
 		return nil
 	}
-	return []Fix{{Title: "Remove the trailing comma", Safe: true, Preferred: true, Edits: []Edit{d.edit(sp.Start, sp.End, "")}}}
+	return []Fix{{Title: "Remove the trailing comma", Preferred: true, Edits: []Edit{d.edit(sp.Start, sp.End, "")}}}
 }
 
 // fixComment deletes a comment: with its line when it has the line to
@@ -47,14 +48,14 @@ func fixComment(d *Document, diag Diagnostic) []Fix {
 // comma between two members or elements goes right after the first, when
 // that leaves the file with fewer errors.
 func fixSyntax(d *Document, diag Diagnostic) []Fix {
-	if diag.Data.Syntax != jsonc.CodeMissingComma {
+	if f := diag.Data.Fix; f.Kind != analysis.FixInsertText || f.Value != "," {
 		return nil
 	}
 	at := d.tokenBefore(diag.Span.Start)
 	if at == 0 || slices.Contains([]byte("{[,:"), d.Content[at-1]) {
 		return nil
 	}
-	edits := []Edit{d.edit(at, at, ",")}
+	edits := []Edit{d.edit(at, at, diag.Data.Fix.Value)}
 	// The comma must repair the file, not move the error elsewhere:
 	// {"a": 1 "b"} is missing a colon as much as a comma.
 	if out, err := Apply(d.Content, edits); err != nil || len(jsonc.Parse(out).Errors) >= len(d.parsed().Errors) {
@@ -71,7 +72,7 @@ func fixDuplicateKey(d *Document, diag Diagnostic) []Fix {
 		return nil
 	}
 	key := obj.Members[i].Key.Str
-	if key != diag.Data.Key || obj.Get(key) == obj.Members[i] {
+	if f := diag.Data.Fix; f.Kind != analysis.FixRemoveMember || key != f.Key || obj.Get(key) == obj.Members[i] {
 		return nil // no longer a duplicate, or no longer this key
 	}
 	return []Fix{{

@@ -156,6 +156,24 @@ func TestQuickFixes(t *testing.T) {
 			want:  `{"mcp": {"fs": {"type": "local", "command": ["x", "{env:ROOT}"]}}}`,
 		},
 		{
+			name: "VS Code variable in a Claude Code file", path: "/p/.mcp.json", code: analysis.CodeForeignInterpolation, safe: true,
+			in:    `{"mcpServers": {"fs": {"command": "x", "args": ["${userHome}/é"]}}}`,
+			title: "Rewrite the reference as ${HOME}",
+			want:  `{"mcpServers": {"fs": {"command": "x", "args": ["${HOME}/é"]}}}`,
+		},
+		{
+			name: "escaped reference", path: "/p/opencode.json", code: analysis.CodeForeignInterpolation, safe: true,
+			in:    `{"mcp": {"fs": {"type": "local", "command": ["x", "\u0024{HOME}"]}}}`,
+			title: "Rewrite the reference as {env:HOME}",
+			want:  `{"mcp": {"fs": {"type": "local", "command": ["x", "{env:HOME}"]}}}`,
+		},
+		{
+			name: "undeclared input with a near id", path: "/p/.vscode/mcp.json", code: analysis.CodeUndefinedInput,
+			in:    `{"inputs": [{"type": "promptString", "id": "gh-token", "description": "t"}], "servers": {"gh": {"command": "x", "env": {"T": "${input:GH_TOKEN}"}}}}`,
+			title: "Rewrite the reference as ${input:gh-token}",
+			want:  `{"inputs": [{"type": "promptString", "id": "gh-token", "description": "t"}], "servers": {"gh": {"command": "x", "env": {"T": "${input:gh-token}"}}}}`,
+		},
+		{
 			name: "literal secret in env", path: "/p/.mcp.json", code: analysis.CodeLiteralSecret,
 			in:    `{"mcpServers": {"gh": {"command": "x", "env": {"GITHUB_TOKEN": "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"}}}}`,
 			title: `Replace the secret with "${GITHUB_TOKEN}"; set GITHUB_TOKEN in your environment`,
@@ -214,8 +232,8 @@ func TestStaleDiagnosticGetsNoFix(t *testing.T) {
 	for _, diag := range []Diagnostic{
 		{Code: analysis.CodeTypeNotAccepted, Span: spanOf(-1, 3)},
 		{Code: analysis.CodeTypeNotAccepted, Span: spanOf(0, 1000)},
-		{Code: analysis.CodeDuplicateKey, Span: spanOf(16, 19), Data: Data{Key: "other"}},
-		{Code: analysis.CodeLiteralSecret, Span: spanOf(28, 31), Data: Data{Key: "x", Field: "env", Variable: "X", Replacement: "${X}"}},
+		{Code: analysis.CodeDuplicateKey, Span: spanOf(16, 19), Data: Data{Fix: analysis.Fix{Kind: analysis.FixRemoveMember, Key: "other"}}},
+		{Code: analysis.CodeLiteralSecret, Span: spanOf(28, 31), Data: Data{Field: "env", Fix: analysis.Fix{Kind: analysis.FixSecretToVariable, Key: "x", Variable: "X", Value: "${X}"}}},
 	} {
 		if fixes := QuickFixes(d, diag); len(fixes) > 0 {
 			t.Errorf("%s at %v: got fixes %+v", diag.Code, diag.Span, fixes)
@@ -367,11 +385,12 @@ func TestEveryFixApplies(t *testing.T) {
 }
 
 func TestDecodeData(t *testing.T) {
-	d := DecodeData([]byte(`{"expected": "array", "tools": ["opencode"], "replacement": "local", "extra": {"x": 1}}`))
-	if !d.Expected.Has("array") || !d.Tools.Has("opencode") || d.Replacement != "local" {
+	// As a client sends Data back: an untyped JSON object.
+	d := DecodeData([]byte(`{"fix": {"kind": "rename-key", "key": "env", "value": "environment", "safe": true}, "tools": "opencode", "extra": {"x": 1}}`))
+	if want := (analysis.Fix{Kind: analysis.FixRenameKey, Key: "env", Value: "environment", Safe: true}); d.Fix != want || !d.Tools.Has("opencode") {
 		t.Errorf("DecodeData = %+v", d)
 	}
-	if d := DecodeData([]byte(`{"expected": 3}`)); d.Replacement != "" || d.Expected != nil {
+	if d := DecodeData([]byte(`{"fix": 3}`)); d.Fix != (analysis.Fix{}) {
 		t.Errorf("mangled data decodes to %+v, want zero", d)
 	}
 	if d := DecodeData([]byte(`not json`)); d.Key != "" {
@@ -381,7 +400,46 @@ func TestDecodeData(t *testing.T) {
 
 func TestNotJSONGetsNothing(t *testing.T) {
 	d := &Document{Path: "/p/config.toml", Content: []byte(`x = 1`)}
-	if fixes := QuickFixes(d, Diagnostic{Code: analysis.CodeTrailingCommaJSON, Span: spanOf(0, 1)}); fixes != nil {
+	diag := Diagnostic{Code: analysis.CodeTrailingCommaJSON, Span: spanOf(0, 1), Data: Data{Fix: analysis.Fix{Kind: analysis.FixRemoveText, Safe: true}}}
+	if fixes := QuickFixes(d, diag); fixes != nil {
 		t.Errorf("fixes for a TOML file: %+v", fixes)
+	}
+}
+
+// TestFixDataDecides: the rule's Fix, not the code, says what to do and
+// whether it is safe; a kind the code does not offer gets nothing.
+func TestFixDataDecides(t *testing.T) {
+	src := `{"mcpServers": {"a": {"type": "local", "command": "x"}}}`
+	d, _ := analyze(t, "/p/.mcp.json", src)
+	at := spanOf(strings.Index(src, `"local"`), strings.Index(src, `"local"`)+len(`"local"`))
+	for _, tc := range []struct {
+		fix       analysis.Fix
+		wantFixes int
+		wantSafe  bool
+	}{
+		{analysis.Fix{Kind: analysis.FixReplaceValue, Key: "type", Value: "stdio", Safe: true}, 1, true},
+		{analysis.Fix{Kind: analysis.FixReplaceValue, Key: "type", Value: "stdio"}, 1, false},
+		{analysis.Fix{Kind: analysis.FixRenameKey, Key: "type", Value: "stdio", Safe: true}, 0, false},
+		{analysis.Fix{Kind: analysis.FixReplaceValue, Key: "command", Value: "stdio", Safe: true}, 0, false},
+	} {
+		fixes := QuickFixes(d, Diagnostic{Code: analysis.CodeTypeNotAccepted, Span: at, Data: Data{Fix: tc.fix}})
+		if len(fixes) != tc.wantFixes || len(fixes) == 1 && fixes[0].Safe != tc.wantSafe {
+			t.Errorf("%+v: got %+v", tc.fix, fixes)
+		}
+	}
+}
+
+// TestEveryRuleFixHasAFixer: the codes analysis.RuleFixes lists are the
+// codes package fix has a fixer for.
+func TestEveryRuleFixHasAFixer(t *testing.T) {
+	for code := range analysis.RuleFixes {
+		if fixers[code] == nil {
+			t.Errorf("%s offers a fix that no fixer reads", code)
+		}
+	}
+	for code := range fixers {
+		if len(analysis.RuleFixes[code]) == 0 {
+			t.Errorf("fixer for %s, which analysis.RuleFixes does not list", code)
+		}
 	}
 }

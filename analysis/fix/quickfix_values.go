@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 )
@@ -14,28 +15,29 @@ import (
 
 // fixInterpolation rewrites a variable reference in another tool's syntax
 // into the one every reader of the file expands ("${HOME}" -> "{env:HOME}"
-// in OpenCode). Only the reference's own bytes change. Safe unless the
-// reference has a default (${VAR:-x}) the target syntax cannot hold.
+// in OpenCode), or an undeclared ${input:id} into a declared one. Only the
+// reference's own bytes change. Never safe when the reference has a
+// default (${VAR:-x}) the new spelling cannot hold.
 func fixInterpolation(d *Document, diag Diagnostic) []Fix {
-	repl := diag.Data.Replacement
+	f := diag.Data.Fix
+	repl := f.Value
 	n := d.parsed().NodeAt(diag.Span.Start)
-	if repl == "" || n == nil || n.Kind != jsonc.String || !n.Closed ||
+	if f.Kind != analysis.FixReplaceReference || repl == "" || n == nil || n.Kind != jsonc.String || !n.Closed ||
 		diag.Span.Start <= n.Span.Start || diag.Span.End >= n.Span.End || diag.Span.IsEmpty() {
 		return nil
 	}
 	raw := d.text(diag.Span)
-	if v := diag.Data.Variable; v != "" && !strings.Contains(raw, v) {
+	if v := f.Variable; v != "" && !strings.Contains(raw, v) {
 		return nil // the text there is no longer this reference
 	}
 	fx := Fix{
 		Title:     "Rewrite the reference as " + repl,
-		Safe:      true,
 		Preferred: true,
 		Edits:     []Edit{d.edit(diag.Span.Start, diag.Span.End, escapeInString(repl))},
 	}
 	if strings.Contains(raw, ":-") && !strings.Contains(repl, ":-") {
 		fx.Title += " (drops the default)"
-		fx.Safe = false
+		fx.lossy = true
 	}
 	return []Fix{fx}
 }
@@ -47,14 +49,15 @@ func fixInterpolation(d *Document, diag Diagnostic) []Fix {
 // no title, message or log). Never safe: the user must set the variable
 // first, or the server loses its credential.
 func fixLiteralSecret(d *Document, diag Diagnostic) []Fix {
+	f := diag.Data.Fix
 	n, m, ok := d.valueAt(diag.Span)
-	if !ok || n.Kind != jsonc.String || m.Key.Str != diag.Data.Key {
+	if !ok || n.Kind != jsonc.String || f.Kind != analysis.FixSecretToVariable || m.Key.Str != f.Key {
 		return nil
 	}
 	if pm := parentMember(n.Parent); pm == nil || pm.Key.Str != diag.Data.Field {
 		return nil
 	}
-	v, repl := diag.Data.Variable, diag.Data.Replacement
+	v, repl := f.Variable, f.Value
 	switch {
 	case v == "":
 		return nil
@@ -87,12 +90,13 @@ func fixLiteralSecret(d *Document, diag Diagnostic) []Fix {
 // from a file changes what other tools (or other launch directories)
 // read from it, which the user should look at.
 func fixDuplicateServer(d *Document, diag Diagnostic) []Fix {
+	f := diag.Data.Fix
 	obj, i, ok := d.memberOfKey(diag.Span)
-	if !ok || obj.Members[i].Key.Str != diag.Data.Server {
+	if !ok || f.Kind != analysis.FixRemoveMember || obj.Members[i].Key.Str != f.Key {
 		return nil
 	}
 	return []Fix{{
-		Title:     fmt.Sprintf("Remove the duplicate server %s", quote(diag.Data.Server)),
+		Title:     fmt.Sprintf("Remove the duplicate server %s", quote(f.Key)),
 		Preferred: true,
 		Edits:     d.removeMember(obj, i),
 	}}

@@ -227,7 +227,7 @@ func schemaMissing(s *jsonschema.Schema, entry, n *jsonc.Node, ptr, k, why strin
 	if sub := s.Properties[k]; k == "type" && sub != nil {
 		if vals := schemaAllowed(sub); len(vals) > 0 {
 			p.Detail += fmt.Sprintf(" (use %q)", vals[0])
-			p.Data = map[string]any{"field": p.Field, "suggestedValue": vals[0], "validValues": vals}
+			p.Data = map[string]any{"field": p.Field, "validValues": vals}
 		}
 	}
 	if k == "enabled" && n == entry && s.Properties["type"] == nil {
@@ -305,9 +305,7 @@ func schemaUnknownType(dialect string, v *jsonc.Node, allowedHere []string) Prob
 		if len(v.Str) > 40 {
 			p.Detail = "unknown type" // not a type: do not echo it
 		}
-		if s := SuggestValue(v.Str, vals); s != "" {
-			p.Data = map[string]any{"field": "type", "validValues": vals, "suggestedValue": s}
-		}
+		// The suggestion, and the fix, are the rule's (analysis.Fix).
 	} else {
 		p.Detail = fmt.Sprintf(`"type" must be a string, not %s`, DescribeKind(v.Kind))
 	}
