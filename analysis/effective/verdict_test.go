@@ -141,7 +141,7 @@ func TestIssue10_IgnoredKeysLoadTheEntry_Verified(t *testing.T) {
 		if strings.Contains(d.Message, "refuses") {
 			t.Errorf("%s: %s", d.Code, d.Message)
 		}
-		if d.Code == analysis.CodeForeignKey && (d.Severity != analysis.SeverityWarning || !strings.Contains(d.Message, "starts without these variables") || d.Data["replacement"] != "environment") {
+		if d.Code == analysis.CodeForeignKey && (d.Severity != analysis.SeverityWarning || !strings.Contains(d.Message, "starts without these variables") || d.Data[analysis.FixKey] != analysis.Fix{Kind: analysis.FixRenameKey, Key: "env", Value: "environment", Safe: true}) {
 			t.Errorf("env: %v %s %v", d.Severity, d.Message, d.Data)
 		}
 	}
