@@ -56,6 +56,21 @@ func TestEntryConversions(t *testing.T) {
 			losses: "changes: s: env.A (OpenCode turns an unset A into an empty string)\nchanges: s: env.C (OpenCode has no default values: ${C:-…} loses its default)\n",
 		},
 		{
+			// The tools end "${...}" at the first "}", as package interp
+			// does: A with the default "${B", then a literal "}".
+			name: "nested default as Claude Code reads it",
+			from: "claude-code", to: "opencode",
+			in:     `{"command": "run", "env": {"A": "${A:-${B}}"}}`,
+			want:   `{"type": "local","command": ["run"],"environment": {"A": "{env:A}}"}}`,
+			losses: "changes: s: env.A (OpenCode has no default values: ${A:-…} loses its default)\n",
+		},
+		{
+			name: "escaped and non-ASCII references",
+			from: "opencode", to: "claude-code",
+			in:   `{"type": "local", "command": ["run", "ä\u007benv:TOKEN}ö"]}`,
+			want: `{"command": "run","args": ["ä${TOKEN:-}ö"]}`,
+		},
+		{
 			name: "Copilot CLI expands env and headers only",
 			from: "claude-code", to: "copilot-cli",
 			in:     `{"command": "${BIN}", "args": ["${A}"], "env": {"E": "${E}"}}`,
