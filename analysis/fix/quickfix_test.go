@@ -2,6 +2,7 @@ package fix
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -341,7 +342,7 @@ func TestNoSecretInTitles(t *testing.T) {
 func TestEveryFixApplies(t *testing.T) {
 	archives, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "scenarios", "*.txtar"))
 	if len(archives) == 0 {
-		t.Skip("no scenarios")
+		t.Fatal("no scenarios found")
 	}
 	count := 0
 	for _, a := range archives {
@@ -360,6 +361,9 @@ func TestEveryFixApplies(t *testing.T) {
 			d, ds := analyze(t, path, string(f.Data))
 			before := len(d.parsed().Errors)
 			for _, diag := range ds {
+				if k := diag.Data.Fix.Kind; k != "" && !slices.Contains(analysis.RuleFixes[diag.Code], k) {
+					t.Errorf("%s %s: %s offers a %q fix, which analysis.RuleFixes does not list for it", filepath.Base(a), f.Name, diag.Code, k)
+				}
 				for _, fx := range QuickFixes(d, diag) {
 					count++
 					out, err := Apply(d.Content, fx.Edits)
