@@ -291,7 +291,7 @@ func (d *discoverer) userFiles() {
 			for _, f := range l.Files {
 				tmpls = append(tmpls, f.Path)
 			}
-			tmpls = append(tmpls, l.GateFiles...)
+			tmpls = append(tmpls, l.GateStateFiles()...)
 		}
 	}
 	seen := map[string]bool{}
@@ -336,7 +336,7 @@ func (d *discoverer) ancestors(dir, gitRoot string) {
 			for _, f := range l.Files {
 				cands = appendExpanded(cands, f.Path, dir, gitRoot)
 			}
-			for _, g := range l.GateFiles {
+			for _, g := range l.GateStateFiles() {
 				cands = appendExpanded(cands, g, dir, gitRoot)
 			}
 		}

@@ -235,8 +235,10 @@ func (sc *scenario) agree(t *testing.T, bin string) *agreeResult {
 	for i := range res.Check {
 		f := &res.Check[i]
 		f.Path = sc.rel(f.Path)
+		f.Message = strings.ReplaceAll(f.Message, sc.dir, "$DIR")
 		for j := range f.Related {
 			f.Related[j].Path = sc.rel(f.Related[j].Path)
+			f.Related[j].Message = strings.ReplaceAll(f.Related[j].Message, sc.dir, "$DIR")
 		}
 	}
 

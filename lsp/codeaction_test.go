@@ -385,7 +385,8 @@ func (ac *actionCase) materialize(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+		// "$DIR" stands for the workspace, as in the scenarios.
+		if err := os.WriteFile(p, bytes.ReplaceAll(f.Data, []byte("$DIR"), []byte(ac.dir)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -492,7 +493,7 @@ func (ac *actionCase) run(t *testing.T, profile string) caseResult {
 		var diagLines []string
 		for _, p := range written {
 			text, _ := ed.content(p)
-			res.files[ac.rel(p)] = text
+			res.files[ac.rel(p)] = strings.ReplaceAll(text, ac.dir, "$DIR")
 			for _, d := range ed.latestDiagnostics(p) {
 				if d.Severity == protocol.DiagnosticSeverityError && len(ac.directive("errors-after")) == 0 {
 					t.Errorf("error after applying %q: %s: %s", a.Title, ac.rel(p), d.Message)

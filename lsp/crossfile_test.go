@@ -28,7 +28,7 @@ func TestCrossFileDiagnosticsFollowDiskChanges(t *testing.T) {
 	c.waitDiagnostics(uri, "clean at first", func(p publishParams) bool { return versionIs(p, 1) && len(p.Diagnostics) == 0 })
 
 	user := filepath.Join(home, ".claude.json")
-	mustWrite(t, user, `{"mcpServers": {"db": {"command": "psql-user"}}}`)
+	mustWrite(t, user, `{"mcpServers": {"db": {"command": "psql-user"}}, "projects": {"`+filepath.ToSlash(proj)+`": {"hasTrustDialogAccepted": true}}}`)
 	c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, protocol.DidChangeWatchedFilesParams{Changes: []*protocol.FileEvent{{URI: pathToURI(user), Type: protocol.FileChangeTypeCreated}}})
 	p := c.waitDiagnostics(uri, "overrides the user server", func(p publishParams) bool { return hasCode(p, "overrides-server") })
 	if rel := p.Diagnostics[0].RelatedInformation; len(rel) != 1 || rel[0].Location.URI != pathToURI(user) {

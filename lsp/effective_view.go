@@ -15,11 +15,14 @@ import (
 // --format json` prints it. Env and header values are analysis.Secret:
 // they print as a mask, whatever the format.
 type EffectiveTool struct {
-	Tool      string            `json:"tool"`
-	Name      string            `json:"name"`
-	LaunchDir string            `json:"launchDir"`
-	Servers   []EffectiveServer `json:"servers"`
-	Dropped   []DroppedFile     `json:"dropped,omitempty"`
+	Tool string `json:"tool"`
+	Name string `json:"name"`
+	// ModelVersion is the release of the tool whose behaviour the
+	// computation follows (registry profile version); "" when unknown.
+	ModelVersion string            `json:"modelVersion,omitempty"`
+	LaunchDir    string            `json:"launchDir"`
+	Servers      []EffectiveServer `json:"servers"`
+	Dropped      []DroppedFile     `json:"dropped,omitempty"`
 }
 
 // DroppedFile is a file the tool would read but ignores as a whole.
@@ -59,6 +62,9 @@ type EffectivePlace struct {
 // value.
 func EffectiveView(snap *cache.Snapshot, r *effective.Result, opts cache.DiagnoseOptions) EffectiveTool {
 	t := EffectiveTool{Tool: string(r.Tool.ID), Name: r.Tool.Name, LaunchDir: r.LaunchDir, Servers: []EffectiveServer{}}
+	if r.Tool.Profile != nil {
+		t.ModelVersion = r.Tool.Profile.Version
+	}
 	for _, src := range r.Sources {
 		if src.Dropped != "" {
 			t.Dropped = append(t.Dropped, DroppedFile{Path: cache.DisplayPath(src.Path, opts), Reason: src.Dropped})

@@ -44,7 +44,7 @@ func TestHoverShowsEffectiveServerWithoutSecrets(t *testing.T) {
 		}
 		return p
 	}
-	write("home/.claude.json", `{"mcpServers": {"db": {"command": "psql-user"}}}`)
+	write("home/.claude.json", `{"mcpServers": {"db": {"command": "psql-user"}}, "projects": {"`+filepath.ToSlash(filepath.Join(dir, "proj"))+`": {"hasTrustDialogAccepted": true}}}`)
 	write("proj/.claude/settings.json", `{"enableAllProjectMcpServers": true}`)
 	mcp := write("proj/.mcp.json", `{"mcpServers": {"db": {"command": "psql-mcp", "args": ["--token=`+secret+`"], "env": {"TOKEN": "`+secret+`"}}}}`)
 
@@ -56,12 +56,12 @@ func TestHoverShowsEffectiveServerWithoutSecrets(t *testing.T) {
 	h := c.hover(uri, pos(0, 18)) // on "db"
 	for _, want := range []string{
 		"**db**",
-		"**Claude Code**: uses this definition (project scope)",
+		"**Claude Code** (modelled on 2.1.328): uses this definition (project scope)",
 		"command: `psql-mcp`",
 		"env: names `TOKEN` (values hidden)",
 		"also defined in ~/.claude.json:1 (user scope, shadowed)",
 		"tool names: `mcp__db__<tool>`",
-		"**GitHub Copilot CLI**: not started: folder not trusted",
+		"**GitHub Copilot CLI** (modelled on 1.0.102): not started: folder not trusted",
 		"`db-<tool>`, 61 characters left for tool names under the 64-character limit",
 	} {
 		if !strings.Contains(h, want) {
@@ -92,6 +92,7 @@ func TestEffectiveRequest(t *testing.T) {
 	mcp := filepath.Join(dir, ".mcp.json")
 	mustWrite(t, mcp, `{"mcpServers": {"db": {"command": "psql-mcp", "env": {"TOKEN": "`+secret+`"}}}}`)
 	mustWrite(t, filepath.Join(dir, ".claude", "settings.json"), `{"enableAllProjectMcpServers": true}`)
+	mustWrite(t, filepath.Join(dir, "home", ".claude.json"), `{"projects": {"`+filepath.ToSlash(dir)+`": {"hasTrustDialogAccepted": true}}}`)
 	c := startServer(t, Options{Env: registry.Env{Home: filepath.Join(dir, "home"), GOOS: "linux"}})
 	c.initialize(dir)
 	var raw json.RawMessage

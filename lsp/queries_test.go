@@ -59,7 +59,7 @@ func TestQueries(t *testing.T) {
 			c.initialize(sc.dir)
 			uris := map[string]protocol.DocumentURI{}
 			for _, name := range sc.inputs {
-				uris[name] = c.open(filepath.Join(sc.dir, filepath.FromSlash(name)), string(sc.content(name)))
+				uris[name] = c.open(filepath.Join(sc.dir, filepath.FromSlash(name)), string(sc.input(name)))
 			}
 			got := map[string]any{}
 			for _, q := range sc.queries(t) {

@@ -116,7 +116,7 @@ func (sc *scenario) materialize(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, bytes.ReplaceAll(af.Data, []byte("$DIR"), []byte(sc.dir)), 0o644); err != nil {
+		if err := os.WriteFile(p, sc.input(af.Name), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -164,6 +164,12 @@ func (sc *scenario) content(name string) []byte {
 		}
 	}
 	return nil
+}
+
+// input is the content of an input file as materialized: "$DIR" replaced
+// by the scenario's directory.
+func (sc *scenario) input(name string) []byte {
+	return bytes.ReplaceAll(sc.content(name), []byte("$DIR"), []byte(sc.dir))
 }
 
 func (sc *scenario) rel(path string) string {
@@ -263,7 +269,7 @@ func (sc *scenario) lspResults(t *testing.T, want map[string][]goldenDiagnostic)
 	uris := map[string]protocol.DocumentURI{}
 	for _, name := range sc.inputs {
 		path := filepath.Join(sc.dir, filepath.FromSlash(name))
-		text := string(sc.content(name))
+		text := string(sc.input(name))
 		cut := len(text) / 2
 		for cut > 0 && cut < len(text) && (text[cut]&0xC0 == 0x80 || text[cut-1] == '\r') {
 			cut-- // do not split a character or a CRLF

@@ -2,11 +2,13 @@ package effective
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -17,11 +19,13 @@ const (
 	CodeDuplicateServer = analysis.CodeDuplicateServer
 	CodeOverridesServer = analysis.CodeOverridesServer
 	CodeMergedTransport = analysis.CodeMergedTransport
+	CodeFallbackIgnored = analysis.CodeFallbackIgnored
 )
 
 // CrossFile returns the cross-file findings per file path: shadowed and
-// duplicate definitions, the winners' list of what they override, and
-// deep merges that mix transports. Each finding names the tool.
+// duplicate definitions, the winners' list of what they override, deep
+// merges that mix transports, and fallback files ignored because the file
+// they stand in for exists. Each finding names the tool.
 func CrossFile(results []*Result, displayPath func(string) string) map[string][]analysis.Diagnostic {
 	out := map[string][]analysis.Diagnostic{}
 	seen := map[string]bool{} // dedupe findings repeated across launch dirs
@@ -33,6 +37,11 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 		}
 	}
 	for _, r := range results {
+		for _, src := range r.Sources {
+			if src.Preferred != "" {
+				add(src.Path, fallbackIgnored(r, src, displayPath))
+			}
+		}
 		deep := r.Tool.Merge.Value == "deep-merge"
 		for _, s := range r.Servers {
 			if len(s.Definitions) < 2 {
@@ -80,6 +89,21 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 		analysis.SortDiagnostics(out[p])
 	}
 	return out
+}
+
+// fallbackIgnored tells the person editing a fallback file that the tool
+// does not read it at all while the preferred file exists, and which one.
+func fallbackIgnored(r *Result, src *Source, displayPath func(string) string) analysis.Diagnostic {
+	pref := displayPath(src.Preferred)
+	return analysis.Diagnostic{
+		Span:     src.Top,
+		Severity: analysis.SeverityInformation,
+		Code:     CodeFallbackIgnored,
+		Message: fmt.Sprintf("%s ignores this file: it reads %s only when no %s exists, and %s does",
+			r.Tool.Name, displayPath(src.Path), filepath.Base(src.Preferred), pref),
+		Related: []analysis.Related{{Path: src.Preferred, Span: span.Span{}, Message: fmt.Sprintf("the file %s reads instead", r.Tool.Name)}},
+		Data:    map[string]any{"tool": string(r.Tool.ID)},
+	}
 }
 
 func shadowed(r *Result, s *Server, d *Definition, displayPath func(string) string) analysis.Diagnostic {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
@@ -55,6 +56,14 @@ type Source struct {
 	// file is written for it, not one of another tool's files it reads
 	// too (Atomic TUI's .mcp.json). See Result.InUse.
 	Own bool
+	// Preferred is set on a file of a fallback layer that the tool
+	// ignores because the preferred layer found a file: that file, the
+	// closest one (Copilot CLI reads .github/mcp.json only when no
+	// .mcp.json exists). Dropped says so too.
+	Preferred string
+	// Top is the first character of the file's value, where a finding
+	// about the whole file goes.
+	Top span.Span
 }
 
 // Definition is one definition of a server name in one source.
@@ -142,22 +151,31 @@ func Compute(in Input) *Result {
 	gates := newGateReader(in)
 	defs := map[string][]*Definition{}
 	rank := 0
-	found := map[string]bool{} // layer id -> found a file
+	found := map[string]string{} // layer id -> the closest file it found
 	for li := range in.Tool.Profile.Layers {
 		layer := &in.Tool.Profile.Layers[li]
-		if layer.FallbackFor != "" && found[layer.FallbackFor] {
-			continue
+		preferred := ""
+		if layer.FallbackFor != "" {
+			preferred = found[layer.FallbackFor]
 		}
 		for _, c := range layerFiles(in, layer) {
 			f := in.Files(c.path)
 			if f == nil || f.Root == nil {
 				continue
 			}
-			found[layer.ID] = true
 			rank++
 			reader := readerOf(in, c.path)
-			src := &Source{Path: c.path, Layer: layer, Rank: rank, Dropped: dropped(reader, layer, f), Own: reader != nil}
+			src := &Source{Path: c.path, Layer: layer, Rank: rank, Dropped: dropped(reader, layer, f), Own: reader != nil,
+				Top: span.Span{Start: f.Root.Span.Start, End: f.Root.Span.Start + 1}}
 			res.Sources = append(res.Sources, src)
+			if preferred != "" {
+				// Not read at all: whatever else is wrong with it does not
+				// matter to this tool.
+				src.Preferred = preferred
+				src.Dropped = fmt.Sprintf("read only when no %s exists, and %s does", filepath.Base(preferred), preferred)
+				continue
+			}
+			found[layer.ID] = c.path
 			if src.Dropped != "" {
 				continue
 			}
@@ -366,13 +384,25 @@ func expand(in Input, tmpl string) (string, bool) {
 func expandMaps(in Input, maps [][]string) [][]string {
 	out := make([][]string, len(maps))
 	for i, m := range maps {
-		out[i] = make([]string, len(m))
-		for j, seg := range m {
-			if seg == "{launchDir}" {
-				seg = filepath.ToSlash(in.LaunchDir)
-			}
-			out[i][j] = seg
+		out[i] = expandSegments(in, m)
+	}
+	return out
+}
+
+// expandSegments resolves "{launchDir}" and "{gitRoot}" segments of a JSON
+// path (the keys of ~/.claude.json's projects are directories, with
+// forward slashes). Claude Code keys a project by the git root of the
+// launch directory, or the launch directory outside a repository.
+func expandSegments(in Input, segs []string) []string {
+	out := make([]string, len(segs))
+	for i, seg := range segs {
+		switch seg {
+		case "{launchDir}":
+			seg = filepath.ToSlash(in.LaunchDir)
+		case "{gitRoot}":
+			seg = filepath.ToSlash(cmpOr(in.GitRoot, in.LaunchDir))
 		}
+		out[i] = seg
 	}
 	return out
 }

@@ -69,7 +69,7 @@ func field(s *Server, key string) (Field, bool) {
 func TestClaudeCode_LocalBeatsApprovedProjectBeatsUser_VerifiedClaudeCode2_1(t *testing.T) {
 	w := world{
 		"/home/u/.claude.json": `{"mcpServers": {"db": {"command": "user-db"}, "only-user": {"command": "u"}},
-			"projects": {"/p": {"mcpServers": {"db": {"command": "local-db"}}}}}`,
+			"projects": {"/p": {"hasTrustDialogAccepted": true, "mcpServers": {"db": {"command": "local-db"}}}}}`,
 		"/p/.mcp.json":             `{"mcpServers": {"db": {"command": "project-db"}, "gh": {"type": "http", "url": "https://x"}}}`,
 		"/p/.claude/settings.json": `{"enableAllProjectMcpServers": true}`,
 	}
@@ -111,7 +111,7 @@ func TestClaudeCode_UnapprovedProjectServerLosesToUser_VerifiedClaudeCode2_1(t *
 func TestClaudeCode_ApprovalLists(t *testing.T) {
 	w := world{
 		"/p/.mcp.json":                   `{"mcpServers": {"a": {"command": "a"}, "b": {"command": "b"}, "c": {"command": "c"}}}`,
-		"/home/u/.claude.json":           `{"projects": {"/p": {"enabledMcpjsonServers": ["a", "c"]}}}`,
+		"/home/u/.claude.json":           `{"projects": {"/p": {"hasTrustDialogAccepted": true, "enabledMcpjsonServers": ["a", "c"]}}}`,
 		"/p/.claude/settings.local.json": `{"disabledMcpjsonServers": ["c"]}`,
 	}
 	r := compute(t, "claude-code", w, "/p", "")
@@ -126,12 +126,84 @@ func TestClaudeCode_ApprovalLists(t *testing.T) {
 	}
 }
 
+// TestClaudeCode_ProjectsKeyedByGitRoot_VerifiedClaudeCode2_1: launched in
+// a subdirectory of a repository, Claude Code finds local-scope servers and
+// approvals in ~/.claude.json under projects["<git root>"], not under the
+// launch directory; .claude/settings*.json are read from the launch
+// directory (issue 10 case 3).
+func TestClaudeCode_ProjectsKeyedByGitRoot_VerifiedClaudeCode2_1(t *testing.T) {
+	w := world{
+		"/home/u/.claude.json": `{"projects": {
+			"/repo": {"hasTrustDialogAccepted": true, "enabledMcpjsonServers": ["a"], "mcpServers": {"local-root": {"command": "r"}}},
+			"/repo/sub": {"hasTrustDialogAccepted": true, "enabledMcpjsonServers": ["b"], "mcpServers": {"local-sub": {"command": "s"}}}}}`,
+		"/repo/.mcp.json":                       `{"mcpServers": {"a": {"command": "a"}, "b": {"command": "b"}, "c": {"command": "c"}}}`,
+		"/repo/.claude/settings.json":           `{"enabledMcpjsonServers": ["c"]}`,
+		"/repo/sub/.claude/settings.local.json": `{"disabledMcpjsonServers": ["a"]}`,
+	}
+	r := compute(t, "claude-code", w, "/repo/sub", "/repo")
+	if got := strings.Join(names(r), ","); got != "a,b,c,local-root" {
+		t.Errorf("servers = %s, want the git root's local servers only", got)
+	}
+	if g := server(t, r, "a").Definitions[0].Gate; g.State != GateRejected {
+		t.Errorf("a: .claude/settings.local.json of the launch directory rejects it, got %+v", g)
+	}
+	if g := server(t, r, "b").Definitions[0].Gate; g.State != GatePendingApproval {
+		t.Errorf("b is approved only under projects[\"/repo/sub\"], which Claude Code does not read: %+v", g)
+	}
+	if g := server(t, r, "c").Definitions[0].Gate; g.State != GatePendingApproval {
+		t.Errorf("c is approved only in the git root's .claude/settings.json, not the launch directory's: %+v", g)
+	}
+	w["/repo/sub/.claude/settings.json"] = `{"enabledMcpjsonServers": ["c"]}`
+	if s := server(t, compute(t, "claude-code", w, "/repo/sub", "/repo"), "c"); s.Winner == nil {
+		t.Errorf("c approved in the launch directory's .claude/settings.json: %+v", s.Definitions[0].Gate)
+	}
+}
+
+// TestClaudeCode_ApprovalCountsOnlyWhenTrusted_VerifiedClaudeCode2_1_328:
+// 2.1.328 counts enableAllProjectMcpServers and enabledMcpjsonServers only
+// once projects["<git root>"].hasTrustDialogAccepted is true in
+// ~/.claude.json (issue 10 case 7); a rejection stands without trust.
+func TestClaudeCode_ApprovalCountsOnlyWhenTrusted_VerifiedClaudeCode2_1_328(t *testing.T) {
+	w := world{
+		"/home/u/.claude.json":        `{"projects": {"/repo": {"enabledMcpjsonServers": ["a"]}}}`,
+		"/repo/.mcp.json":             `{"mcpServers": {"a": {"command": "a"}, "b": {"command": "b"}, "c": {"command": "c"}}}`,
+		"/repo/.claude/settings.json": `{"enableAllProjectMcpServers": true, "disabledMcpjsonServers": ["c"]}`,
+	}
+	r := compute(t, "claude-code", w, "/repo", "/repo")
+	for _, name := range []string{"a", "b"} {
+		g := server(t, r, name).Definitions[0].Gate
+		if g.State != GatePendingApproval || !strings.Contains(g.Why, `projects["/repo"].hasTrustDialogAccepted`) {
+			t.Errorf("%s without trust: %+v, want pending approval naming the trust key", name, g)
+		}
+	}
+	if g := server(t, r, "c").Definitions[0].Gate; g.State != GateRejected {
+		t.Errorf("c is rejected with or without trust: %+v", g)
+	}
+	w["/home/u/.claude.json"] = `{"projects": {"/repo": {"hasTrustDialogAccepted": true, "enabledMcpjsonServers": ["a"]}}}`
+	r = compute(t, "claude-code", w, "/repo", "/repo")
+	if server(t, r, "a").Winner == nil || server(t, r, "b").Winner == nil {
+		t.Error("trusted: approved servers start")
+	}
+	w["/repo/sub/.claude/settings.json"] = `{"enableAllProjectMcpServers": true}`
+	w["/home/u/.claude.json"] = `{"projects": {"/repo/sub": {"hasTrustDialogAccepted": true}}}`
+	r = compute(t, "claude-code", w, "/repo/sub", "/repo")
+	if server(t, r, "b").Winner != nil {
+		t.Error("trust is looked up under the git root, not the launch directory")
+	}
+	w["/home/u/.claude.json"] = `{"projects": {"/repo": {"hasTrustDialogAccepted": true}}}`
+	r = compute(t, "claude-code", w, "/repo/sub", "/repo")
+	if server(t, r, "b").Winner == nil {
+		t.Error("the git root trusted, launched in a subdirectory: approved servers start")
+	}
+}
+
 func TestClaudeCode_WalksUpToRootCloserWins_VerifiedClaudeCode2_1(t *testing.T) {
 	w := world{
 		"/.mcp.json":                      `{"mcpServers": {"x": {"command": "root"}, "top": {"command": "t"}}}`,
 		"/repo/.mcp.json":                 `{"mcpServers": {"x": {"command": "repo"}}}`,
 		"/repo/sub/.mcp.json":             `{"mcpServers": {"x": {"command": "sub"}}}`,
 		"/repo/sub/.claude/settings.json": `{"enableAllProjectMcpServers": true}`,
+		"/home/u/.claude.json":            `{"projects": {"/repo": {"hasTrustDialogAccepted": true}}}`,
 	}
 	r := compute(t, "claude-code", w, "/repo/sub", "/repo")
 	if got := winnerPath(server(t, r, "x")); got != "/repo/sub/.mcp.json" {
@@ -174,6 +246,20 @@ func TestCopilotCLI_WalksToGitRootAndGithubFallback_VerifiedCopilotCLI1_0(t *tes
 	if got := strings.Join(names(r), ","); got != "x" {
 		t.Errorf("servers = %s: nothing above the git root, and no .github/mcp.json while a .mcp.json exists", got)
 	}
+	// The ignored file is a source the tool drops, naming the closest
+	// .mcp.json, so that check, hover and effective can say why.
+	var gh *Source
+	for _, src := range r.Sources {
+		if filepath.ToSlash(src.Path) == "/repo/.github/mcp.json" {
+			gh = src
+		}
+	}
+	if gh == nil || filepath.ToSlash(gh.Preferred) != "/repo/a/b/.mcp.json" || !strings.Contains(gh.Dropped, "only when no .mcp.json exists") {
+		t.Errorf(".github/mcp.json source = %+v, want dropped in favour of /repo/a/b/.mcp.json", gh)
+	}
+	if d := CrossFile([]*Result{r}, func(p string) string { return p })["/repo/.github/mcp.json"]; len(d) != 1 || d[0].Code != CodeFallbackIgnored {
+		t.Errorf("cross-file findings on .github/mcp.json = %+v, want one %s", d, CodeFallbackIgnored)
+	}
 	delete(w, "/repo/a/.mcp.json")
 	delete(w, "/repo/a/b/.mcp.json")
 	r = compute(t, "copilot-cli", w, "/repo/a/b", "/repo")
@@ -211,7 +297,8 @@ func TestOpenCode_DeepMerge_VerifiedOpenCode1_18(t *testing.T) {
 
 func TestVariables(t *testing.T) {
 	w := world{"/p/.mcp.json": `{"mcpServers": {"gh": {"type": "http", "url": "https://x/${HOST:-h}", "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}}}}`,
-		"/p/.claude/settings.json": `{"enableAllProjectMcpServers": true}`}
+		"/p/.claude/settings.json": `{"enableAllProjectMcpServers": true}`,
+		"/home/u/.claude.json":     `{"projects": {"/p": {"hasTrustDialogAccepted": true}}}`}
 	r := compute(t, "claude-code", w, "/p", "")
 	if got := strings.Join(server(t, r, "gh").Variables, ","); got != "GITHUB_TOKEN" {
 		t.Errorf("variables = %q, want GITHUB_TOKEN (HOST has a default)", got)
@@ -224,7 +311,7 @@ func TestVariables(t *testing.T) {
 // file (verified: "Config file at ... is invalid").
 func TestInvalidEntries_SkippedOrRefused_Verified(t *testing.T) {
 	w := world{
-		"/home/u/.claude.json":     `{"mcpServers": {"fs": {"command": "user-fs"}}}`,
+		"/home/u/.claude.json":     `{"mcpServers": {"fs": {"command": "user-fs"}}, "projects": {"/p": {"hasTrustDialogAccepted": true}}}`,
 		"/p/.mcp.json":             `{"mcpServers": {"fs": {"type": "local", "command": "npx"}, "ok": {"command": "x"}}}`,
 		"/p/.claude/settings.json": `{"enableAllProjectMcpServers": true}`,
 	}

@@ -1,7 +1,9 @@
 package effective
 
 import (
+	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -10,18 +12,38 @@ import (
 )
 
 // gateReader evaluates a layer's gate from the files that hold its state
-// (the layer's GateFiles), read once per computation.
+// (the layer's GateFiles and GateTrust), read once per computation.
 type gateReader struct {
 	in       Input
 	approval map[*registry.Layer]*approval
 	trusted  map[*registry.Layer]*Gate
+	trust    map[*registry.Layer]*Gate
 }
 
 func newGateReader(in Input) *gateReader {
-	return &gateReader{in: in, approval: map[*registry.Layer]*approval{}, trusted: map[*registry.Layer]*Gate{}}
+	return &gateReader{in: in, approval: map[*registry.Layer]*approval{}, trusted: map[*registry.Layer]*Gate{}, trust: map[*registry.Layer]*Gate{}}
 }
 
+// gate is the state of the layer's gate for a server. A rejection stands
+// whatever the trust; otherwise, while the layer's GateTrust is not given,
+// the server stays gated by it.
 func (g *gateReader) gate(layer *registry.Layer, server string) Gate {
+	st := g.gateState(layer, server)
+	if st.State == GateRejected || layer.GateTrust == nil {
+		return st
+	}
+	t, ok := g.trust[layer]
+	if !ok {
+		t = g.readGateTrust(layer)
+		g.trust[layer] = t
+	}
+	if t != nil {
+		return *t
+	}
+	return st
+}
+
+func (g *gateReader) gateState(layer *registry.Layer, server string) Gate {
 	switch layer.Gate {
 	case registry.GateApproval:
 		a, ok := g.approval[layer]
@@ -43,8 +65,9 @@ func (g *gateReader) gate(layer *registry.Layer, server string) Gate {
 
 // approval is Claude Code's per-project approval of .mcp.json servers:
 // enableAllProjectMcpServers, enabledMcpjsonServers and
-// disabledMcpjsonServers, read from the settings files and from the
-// project's entry in ~/.claude.json. A rejection anywhere wins.
+// disabledMcpjsonServers, read from the gate files: the settings files,
+// and the project's entry in ~/.claude.json (the registry says where in
+// each file: projects["<git root>"] there). A rejection anywhere wins.
 type approval struct {
 	all      bool
 	enabled  map[string]string // name -> file that enables it
@@ -54,8 +77,8 @@ type approval struct {
 
 func (g *gateReader) readApproval(layer *registry.Layer) *approval {
 	a := &approval{enabled: map[string]string{}, disabled: map[string]string{}}
-	for _, tmpl := range layer.GateFiles {
-		path, ok := expand(g.in, tmpl)
+	for _, gf := range layer.GateFiles {
+		path, ok := expand(g.in, gf.Path)
 		if !ok {
 			continue
 		}
@@ -63,12 +86,9 @@ func (g *gateReader) readApproval(layer *registry.Layer) *approval {
 		if f == nil || f.Root == nil || f.Root.Kind != jsonc.Object {
 			continue
 		}
-		obj := f.Root
-		if filepath.Base(path) == ".claude.json" {
-			obj = lookup(f.Root, "projects", filepath.ToSlash(g.in.LaunchDir))
-			if obj == nil {
-				continue
-			}
+		obj := lookup(f.Root, expandSegments(g.in, gf.At)...)
+		if obj == nil {
+			continue
 		}
 		if m := obj.Get("enableAllProjectMcpServers"); m != nil && m.Value != nil && m.Value.Kind == jsonc.True {
 			a.all, a.allFrom = true, path
@@ -98,8 +118,8 @@ func (a *approval) gate(server string) Gate {
 // git root) or an ancestor of it.
 func (g *gateReader) readTrust(layer *registry.Layer) *Gate {
 	root := cmpOr(g.in.GitRoot, g.in.LaunchDir)
-	for _, tmpl := range layer.GateFiles {
-		path, ok := expand(g.in, tmpl)
+	for _, gf := range layer.GateFiles {
+		path, ok := expand(g.in, gf.Path)
 		if !ok {
 			continue
 		}
@@ -115,6 +135,55 @@ func (g *gateReader) readTrust(layer *registry.Layer) *Gate {
 		}
 	}
 	return &Gate{State: GateUntrusted, Why: "folder not trusted: " + root + " is not in trustedFolders"}
+}
+
+// readGateTrust returns nil when the layer's GateTrust key is true, else
+// the gate that holds the servers back, naming the key and the file.
+func (g *gateReader) readGateTrust(layer *registry.Layer) *Gate {
+	gt := layer.GateTrust
+	key := expandSegments(g.in, gt.Key)
+	path, ok := expand(g.in, gt.File)
+	if ok {
+		if f := g.in.Files(path); f != nil && f.Root != nil && len(key) > 0 {
+			if obj := lookup(f.Root, key[:len(key)-1]...); obj != nil {
+				if m := obj.Get(key[len(key)-1]); m != nil && m.Value != nil && m.Value.Kind == jsonc.True {
+					return nil
+				}
+			}
+		}
+	}
+	return &Gate{State: GatePendingApproval, Why: fmt.Sprintf("%s: %s is not true in %s", gt.Why, jsonPath(key), homeShort(g.in.Env, path))}
+}
+
+// homeShort writes a path under the home directory as ~/...
+func homeShort(env registry.Env, path string) string {
+	if env.Home == "" {
+		return path
+	}
+	rel, err := filepath.Rel(env.Home, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return path
+	}
+	return "~/" + filepath.ToSlash(rel)
+}
+
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// jsonPath prints a key path the way JavaScript would reach it:
+// projects["/home/me/app"].hasTrustDialogAccepted.
+func jsonPath(key []string) string {
+	var b strings.Builder
+	for i, k := range key {
+		switch {
+		case !identifier.MatchString(k):
+			fmt.Fprintf(&b, "[%q]", k)
+		case i > 0:
+			b.WriteString("." + k)
+		default:
+			b.WriteString(k)
+		}
+	}
+	return b.String()
 }
 
 func lookup(n *jsonc.Node, path ...string) *jsonc.Node {

@@ -163,7 +163,7 @@ func serverHover(in HoverInput, s *analysis.Server) *Hover {
 	for _, res := range in.Results {
 		if why := droppedHere(res, in.Path); why != "" {
 			shown[res.Tool.ID] = true
-			fmt.Fprintf(&b, "\n---\n**%s** ignores this whole file (%s), so it does not start this server\n", res.Tool.Name, why)
+			fmt.Fprintf(&b, "\n---\n%s ignores this whole file (%s), so it does not start this server\n", toolHeading(res.Tool), why)
 			continue
 		}
 		es := findServer(res, s.Name)
@@ -191,7 +191,7 @@ func serverHover(in HoverInput, s *analysis.Server) *Hover {
 
 func writeToolSection(b *strings.Builder, in HoverInput, res *Result, es *Server, here *analysis.Server) {
 	mine := definitionOf(es, in.Path, here.Member)
-	fmt.Fprintf(b, "\n---\n**%s**: ", res.Tool.Name)
+	fmt.Fprintf(b, "\n---\n%s: ", toolHeading(res.Tool))
 	switch {
 	case es.Winner == nil:
 		fmt.Fprintf(b, "not started: %s\n\n", mine.Gate.Why)
@@ -242,6 +242,17 @@ func writeToolSection(b *strings.Builder, in HoverInput, res *Result, es *Server
 		fmt.Fprintf(b, "- also defined in %s\n", strings.Join(others, "; "))
 	}
 	writeToolNames(b, in.Registry, res.Tool.ID, es.Name)
+}
+
+// toolHeading names the tool in bold, with the release its profile was
+// verified against: tools change how they assemble their servers between
+// releases (Claude Code 2.1.328 began to require the trust dialog), so
+// the reader knows which behaviour the hover describes.
+func toolHeading(t *registry.Tool) string {
+	if t.Profile != nil && t.Profile.Version != "" {
+		return fmt.Sprintf("**%s** (modelled on %s)", t.Name, t.Profile.Version)
+	}
+	return "**" + t.Name + "**"
 }
 
 // writeFields lists the merged fields: transport, command, url and the

@@ -96,7 +96,11 @@ func profiledTools(reg *registry.Registry) []string {
 }
 
 func printEffectiveText(w io.Writer, t lsp.EffectiveTool) {
-	fmt.Fprintf(w, "%s, launched in %s:\n", t.Name, t.LaunchDir)
+	name := t.Name
+	if t.ModelVersion != "" {
+		name += " (modelled on " + t.ModelVersion + ")"
+	}
+	fmt.Fprintf(w, "%s, launched in %s:\n", name, t.LaunchDir)
 	for _, d := range t.Dropped {
 		fmt.Fprintf(w, "  ignores %s: %s\n", d.Path, d.Reason)
 	}

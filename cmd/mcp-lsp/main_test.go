@@ -313,6 +313,8 @@ func TestEffectiveCommand(t *testing.T) {
 		".claude/settings.json": `{"enabledMcpjsonServers": ["db"]}`,
 		"opencode.jsonc":        "{ // ok\n \"mcp\": {\"db\": {\"type\": \"local\", \"command\": [\"psql-mcp\"]}}}",
 	})
+	// Claude Code 2.1.328 counts approval only in a trusted workspace.
+	mustWriteFile(t, filepath.Join(dir, "nohome", ".claude.json"), `{"projects": {"`+filepath.ToSlash(dir)+`": {"hasTrustDialogAccepted": true}}}`)
 	t.Setenv("HOME", filepath.Join(dir, "nohome"))
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("COPILOT_HOME", "")
@@ -322,7 +324,7 @@ func TestEffectiveCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
-		"Claude Code, launched in " + dir,
+		"Claude Code (modelled on 2.1.328), launched in " + dir,
 		"  db  stdio  psql-mcp",
 		"      .mcp.json:1 (project scope, used)",
 		"  gh  http  https://api.example.com/mcp  [not started: not approved",
@@ -361,5 +363,15 @@ func TestEffectiveCommand(t *testing.T) {
 	}
 	if _, _, code := runCLI(t, "effective", "--tool", "nope", dir); code != 2 {
 		t.Errorf("unknown tool: exit %d, want 2", code)
+	}
+}
+
+func mustWriteFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

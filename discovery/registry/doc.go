@@ -52,19 +52,29 @@
 //	                   "reserved" (names the tool skips)
 //	  "timeouts":      [Basis + "name", "field" (per-server key),
 //	                   "envVar", "defaultMs" (0 = unknown)]
-//	  "profile":       Basis + "layers": [Layer], lowest precedence first;
+//	  "profile":       Basis + "version" (the release the profile was
+//	                   verified against, shown by hover and effective) +
+//	                   "layers": [Layer], lowest precedence first;
 //	                   absent when mcp-lsp does not model the tool's files
 //
 //	Layer: Basis +
 //	  "id", "label"   ("user", "user scope")
 //	  "files":        [{"path": template, "serverMaps": [[...]]}]; paths
 //	                  as in FileKind.paths, plus {launchDir} and {gitRoot};
-//	                  a later file wins; "{launchDir}" may be a server-map
-//	                  segment (~/.claude.json's projects entries)
+//	                  a later file wins; "{launchDir}" and "{gitRoot}" may
+//	                  be server-map segments (~/.claude.json's projects
+//	                  entries, keyed by the git root for Claude Code)
 //	  "walk":         {"names", "boundary": "root" | "git-root",
 //	                  "serverMaps"}: files in each directory from the
 //	                  launch directory up, a closer one wins
-//	  "gate":         "approval" | "trusted-folder", read from "gateFiles"
+//	  "gate":         "approval" | "trusted-folder", read from "gateFiles":
+//	                  path templates, or {"path", "at": [JSON path of the
+//	                  object holding the gate's keys, "{gitRoot}" and
+//	                  "{launchDir}" allowed]}
+//	  "gateTrust":    Basis + {"file", "key": [JSON path of a boolean],
+//	                  "why"}: until that boolean is true the gate stays
+//	                  closed whatever the gate files say (Claude Code
+//	                  2.1.328's hasTrustDialogAccepted); a rejection stands
 //	  "fallbackFor":  an earlier layer's id: read only when it found no file
 //	  "enabledKey":   the entry key whose false turns a server off in these
 //	                  files ("enabled" in OpenCode's format); absent: none

@@ -99,7 +99,12 @@ type Tool struct {
 // field by field). Within a layer, files found closer to the launch
 // directory win.
 type Profile struct {
-	Layers []Layer `json:"layers"`
+	// Version is the release of the tool the profile was verified against
+	// ("2.1.328"); the effective view and hover name it, because tools
+	// change how they assemble their servers between releases. "" when no
+	// run of the tool backs the profile.
+	Version string  `json:"version,omitempty"`
+	Layers  []Layer `json:"layers"`
 	Basis
 }
 
@@ -115,8 +120,13 @@ type Layer struct {
 	Walk *Walk `json:"walk,omitempty"`
 	// Gate is a condition on the layer's servers (approval, trust).
 	Gate GateID `json:"gate,omitempty"`
-	// GateFiles are where the gate's state is read (templates).
-	GateFiles []string `json:"gateFiles,omitempty"`
+	// GateFiles are where the gate's state is read.
+	GateFiles []GateFile `json:"gateFiles,omitempty"`
+	// GateTrust, when set, is a trust the gate's state counts under: until
+	// the workspace is trusted, the layer's servers stay gated whatever
+	// the gate files say (Claude Code 2.1.328 counts approval only after
+	// the trust dialog).
+	GateTrust *GateTrust `json:"gateTrust,omitempty"`
 	// FallbackFor names a layer: this layer is read only when that one
 	// found no file (Copilot reads .github/mcp.json only without .mcp.json).
 	FallbackFor string `json:"fallbackFor,omitempty"`
@@ -137,11 +147,57 @@ type Layer struct {
 	Basis
 }
 
+// GateStateFiles are the path templates of every file the layer's gate
+// reads: its gate files and the file of its trust.
+func (l *Layer) GateStateFiles() []string {
+	var out []string
+	for _, g := range l.GateFiles {
+		out = append(out, g.Path)
+	}
+	if l.GateTrust != nil {
+		out = append(out, l.GateTrust.File)
+	}
+	return out
+}
+
+// GateFile is a file holding a gate's state: a path template, and the
+// object in it that holds the gate's keys ("" segments: the top level).
+// In the registry a plain string is a path whose top level holds them.
+type GateFile struct {
+	Path string `json:"path"`
+	// At is the JSON path of the object holding the keys; "{launchDir}"
+	// and "{gitRoot}" are allowed as segments (~/.claude.json's projects
+	// entries). Empty: the top-level object.
+	At []string `json:"at,omitempty"`
+}
+
+// UnmarshalJSON accepts a plain path string as well as an object.
+func (g *GateFile) UnmarshalJSON(data []byte) error {
+	if len(data) > 0 && data[0] == '"' {
+		g.At = nil
+		return json.Unmarshal(data, &g.Path)
+	}
+	type plain GateFile
+	return json.Unmarshal(data, (*plain)(g))
+}
+
+// GateTrust is a boolean that must be true in a file before a layer's
+// gate state counts.
+type GateTrust struct {
+	File string `json:"file"` // a path template
+	// Key is the JSON path of the boolean; "{launchDir}" and "{gitRoot}"
+	// are allowed as segments.
+	Key []string `json:"key"`
+	// Why is the explanation while the key is not true, for messages.
+	Why string `json:"why"`
+	Basis
+}
+
 // LayerFile is one fixed file of a layer and where its servers are.
 type LayerFile struct {
 	Path string `json:"path"`
-	// ServerMaps are the JSON paths of the server maps, "{launchDir}"
-	// allowed as a segment (~/.claude.json's projects entries).
+	// ServerMaps are the JSON paths of the server maps, "{launchDir}" and
+	// "{gitRoot}" allowed as segments (~/.claude.json's projects entries).
 	ServerMaps [][]string `json:"serverMaps"`
 }
 

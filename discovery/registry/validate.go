@@ -278,7 +278,23 @@ func validateProfile(where string, p *Profile, add func(string, ...any), basis f
 			maps(lw+" walk", w.ServerMaps)
 		}
 		for _, g := range l.GateFiles {
-			path(lw+" gateFiles", g)
+			path(lw+" gateFiles", g.Path)
+			if slices.Contains(g.At, "") {
+				add("%s: gateFiles %q: at %q has an empty segment", lw, g.Path, g.At)
+			}
+		}
+		if gt := l.GateTrust; gt != nil {
+			path(lw+" gateTrust", gt.File)
+			if len(gt.Key) == 0 || slices.Contains(gt.Key, "") {
+				add("%s: gateTrust key %q has an empty segment", lw, gt.Key)
+			}
+			if gt.Why == "" {
+				add("%s: gateTrust needs a why (the message users read)", lw)
+			}
+			if l.Gate == "" {
+				add("%s: gateTrust without a gate", lw)
+			}
+			basis(lw+" gateTrust", gt.Basis)
 		}
 		switch l.Gate {
 		case "", GateApproval, GateTrustedFolder:
