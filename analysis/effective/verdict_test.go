@@ -112,6 +112,7 @@ func TestIssue10_IgnoredKeysLoadTheEntry_Verified(t *testing.T) {
 	w := world{
 		"/p/.mcp.json":                 `{"mcpServers": {"s": {"command": "npx", "timeout": 30000, "enabled": false, "tools": ["*"], "cwd": "/tmp"}}}`,
 		"/p/.claude/settings.json":     `{"enableAllProjectMcpServers": true}`,
+		"/home/u/.claude.json":         `{"projects": {"/p": {"hasTrustDialogAccepted": true}}}`,
 		"/home/u/.copilot/config.json": `{"trustedFolders": ["/p"]}`,
 	}
 	for _, tool := range []registry.ToolID{"claude-code", "copilot-cli"} {
@@ -197,6 +198,7 @@ func TestIssue10_VariableInURLPortSkippedByCopilot_VerifiedCopilotCLI1_0_102(t *
 	agree(t, w, r)
 	// Claude Code expands first: both start once approved.
 	w["/p/.claude/settings.json"] = `{"enableAllProjectMcpServers": true}`
+	w["/home/u/.claude.json"] = `{"projects": {"/p": {"hasTrustDialogAccepted": true}}}`
 	r = compute(t, "claude-code", w, "/p", "/p")
 	if !starts(r, "port") || !starts(r, "host") {
 		t.Errorf("Claude Code: port %v, host %v", starts(r, "port"), starts(r, "host"))
