@@ -132,6 +132,9 @@ type Field struct {
 type Result struct {
 	Tool      *registry.Tool
 	LaunchDir string
+	// GitRoot is Input.GitRoot: with LaunchDir it says which projects
+	// entry of ~/.claude.json the tool reads.
+	GitRoot string
 	// Sources are the files found, highest precedence first.
 	Sources []*Source
 	// Servers, sorted by name.
@@ -141,7 +144,7 @@ type Result struct {
 // Compute applies the tool's profile. A tool without a profile yields an
 // empty result.
 func Compute(in Input) *Result {
-	res := &Result{Tool: in.Tool, LaunchDir: in.LaunchDir}
+	res := &Result{Tool: in.Tool, LaunchDir: in.LaunchDir, GitRoot: in.GitRoot}
 	if in.Tool == nil || in.Tool.Profile == nil {
 		return res
 	}

@@ -178,6 +178,11 @@ func serverHover(in HoverInput, s *analysis.Server) *Hover {
 			continue
 		}
 		shown[r.Tool] = true
+		if res, maps := unreadMap(in, r.Tool, s); res != nil {
+			fmt.Fprintf(&b, "\n---\n%s: does not read this entry when launched in %s; in this file it reads %s\n\n", toolHeading(res.Tool), res.LaunchDir, joinCode(maps))
+			writeFields(&b, in, fieldsOf(s.Member, in.Path))
+			continue
+		}
 		fmt.Fprintf(&b, "\n---\n**%s** reads this file", toolName(in.Registry, r.Tool))
 		if t, ok := in.Registry.Tool(r.Tool); ok && t.Profile == nil {
 			b.WriteString(" (mcp-lsp does not model its other files yet)")
@@ -350,6 +355,45 @@ func droppedHere(r *Result, path string) string {
 		}
 	}
 	return ""
+}
+
+// unreadMap returns the tool's result and the server maps it reads in
+// this file (as JSON paths) when the server lies in a map the tool does
+// not read from this launch directory: a projects entry of ~/.claude.json
+// other than the one of the launch directory's git root. nil otherwise.
+func unreadMap(in HoverInput, tool registry.ToolID, s *analysis.Server) (*Result, []string) {
+	if s.Map == nil {
+		return nil, nil
+	}
+	for _, res := range in.Results {
+		if res.Tool.ID != tool {
+			continue
+		}
+		x := Input{LaunchDir: res.LaunchDir, GitRoot: res.GitRoot}
+		var read [][]string
+		for _, src := range res.Sources {
+			if src.Path != in.Path {
+				continue
+			}
+			for _, lf := range src.Layer.Files {
+				read = append(read, expandMaps(x, lf.ServerMaps)...)
+			}
+			if w := src.Layer.Walk; w != nil {
+				read = append(read, expandMaps(x, w.ServerMaps)...)
+			}
+		}
+		if len(read) == 0 || slices.ContainsFunc(read, func(m []string) bool { return slices.Equal(m, s.Map.Path) }) {
+			return nil, nil
+		}
+		var names []string
+		for _, m := range read {
+			if p := jsonPath(m); !slices.Contains(names, p) {
+				names = append(names, p)
+			}
+		}
+		return res, names
+	}
+	return nil, nil
 }
 
 func findServer(r *Result, name string) *Server {
