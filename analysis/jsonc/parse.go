@@ -23,11 +23,18 @@ const MaxDepth = 1000
 // runs in time linear in len(src), does not modify src, and retains it as
 // File.Src.
 func Parse(src []byte) *File {
+	return parse(src, string(src), nil)
+}
+
+// parse parses src, whose text is text, keeping only what skim keeps
+// (everything when skim is nil).
+func parse(src []byte, text string, skim *skimmer) *File {
 	p := &parser{
-		lexer:   lexer{src: src, text: string(src), log: newErrorLog(src)},
+		lexer:   lexer{src: src, text: text, log: newErrorLog(src)},
 		mem:     newArena(len(src)),
 		clean:   true,
 		lastErr: -1,
+		skim:    skim,
 	}
 	f := &File{Src: src, BOM: bytes.HasPrefix(src, bom)}
 	if f.BOM {
@@ -80,6 +87,9 @@ type parser struct {
 	// at their exact size, when it ends.
 	memberStack  []*Member
 	elementStack []*Node
+
+	// skim, when set, drops the members no reader needs (see Skim).
+	skim *skimmer
 }
 
 // advance moves to the next token.
@@ -392,7 +402,9 @@ func (p *parser) members(obj *Node, depth int) {
 			if needComma {
 				p.errorf(p.tok.span, CodeMissingComma, "expected ',' or '}' after object member")
 			}
-			p.memberStack = append(p.memberStack, p.member(depth))
+			if m := p.member(depth); m != nil { // nil: skimmed over
+				p.memberStack = append(p.memberStack, m)
+			}
 			needComma = true
 		case kind == tokLBrace || kind == tokLBracket:
 			// A value without a name; skip all of it, not just the bracket.
@@ -404,12 +416,16 @@ func (p *parser) members(obj *Node, depth int) {
 	}
 }
 
-// member parses "key": value, starting at the key.
+// member parses "key": value, starting at the key. It returns nil for a
+// member skimmed over (see Skim).
 func (p *parser) member(depth int) *Member {
 	m := take(&p.mem.members, p.mem.chunk)
 	m.Key = p.key()
 	m.Colon = -1
 	if p.colon(m) {
+		if p.skim != nil && p.skim.active {
+			return p.skimMember(m, depth)
+		}
 		m.Value = p.value(depth)
 	} else {
 		m.Value = p.missing()
@@ -471,6 +487,9 @@ func (p *parser) array(depth int) *Node {
 	p.accept()
 	p.openArrays++
 	mark := len(p.elementStack)
+	if p.skim != nil { // kept paths name object members: an array is kept whole
+		defer p.skim.suspend()()
+	}
 	p.elements(arr, depth)
 	arr.Elements = carve(&p.mem.nodePtrs, p.mem.chunk, p.elementStack[mark:])
 	p.elementStack = p.elementStack[:mark]
