@@ -181,7 +181,7 @@ func (c *corpusCase) analyze(t *testing.T, workspace bool) []*corpusResult {
 	if workspace {
 		opts.Folders = []cache.Folder{{Path: dir, GitRoot: dir}}
 	}
-	snap := cache.NewSession(nil).Snapshot()
+	snap := cache.NewSession(nil, nil).Snapshot()
 	var out []*corpusResult
 	for _, rel := range c.files {
 		path := filepath.Join(dir, filepath.FromSlash(rel))
@@ -357,7 +357,7 @@ func TestCorpus_NoPanicsAndSpansInRange(t *testing.T) {
 					}
 				}
 				// The conversion the server and the CLI use drops nothing.
-				snap := cache.NewSession(nil).Snapshot()
+				snap := cache.NewSession(nil, nil).Snapshot()
 				if got := toProtocolDiagnostics(snap, r.file, r.diags, nil); len(got) != len(r.diags) {
 					t.Errorf("%s: %d diagnostics converted, want %d", r.rel, len(got), len(r.diags))
 				}

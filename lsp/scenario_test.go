@@ -126,7 +126,8 @@ func (sc *scenario) materialize(t *testing.T) {
 
 // directive returns the value of a "name: value" line in the archive's
 // comment: skip-lsp, for input that cannot travel over JSON-RPC unchanged
-// (invalid UTF-8 arrives as U+FFFD); the agreement scenarios' launch.
+// (invalid UTF-8 arrives as U+FFFD); the agreement scenarios' launch;
+// pad (see input).
 func (sc *scenario) directive(name string) (string, bool) {
 	if vs := sc.directives(name); len(vs) > 0 {
 		return vs[0], true
@@ -167,9 +168,21 @@ func (sc *scenario) content(name string) []byte {
 }
 
 // input is the content of an input file as materialized: "$DIR" replaced
-// by the scenario's directory.
+// by the scenario's directory, and padded with spaces to the size a "pad:
+// NAME SIZE" directive gives it (a file too large for an archive).
 func (sc *scenario) input(name string) []byte {
-	return bytes.ReplaceAll(sc.content(name), []byte("$DIR"), []byte(sc.dir))
+	data := bytes.ReplaceAll(sc.content(name), []byte("$DIR"), []byte(sc.dir))
+	if v, ok := sc.directive("pad"); ok {
+		var file string
+		var size int
+		if _, err := fmt.Sscanf(v, "%s %d", &file, &size); err != nil {
+			panic(fmt.Sprintf("%s: bad pad directive %q: %v", sc.name, v, err))
+		}
+		if file == name && size > len(data) {
+			data = append(data, bytes.Repeat([]byte(" "), size-len(data))...)
+		}
+	}
+	return data
 }
 
 func (sc *scenario) rel(path string) string {
@@ -245,7 +258,7 @@ func (sc *scenario) toGolden(ds []protocol.Diagnostic) []goldenDiagnostic {
 func (sc *scenario) analysisResults(t *testing.T) map[string][]goldenDiagnostic {
 	t.Helper()
 	reg := registry.Default()
-	snap := cache.NewSession(nil).Snapshot()
+	snap := cache.NewSession(nil, nil).Snapshot()
 	got := map[string][]goldenDiagnostic{}
 	for _, name := range sc.inputs {
 		path := filepath.Join(sc.dir, filepath.FromSlash(name))

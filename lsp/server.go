@@ -161,7 +161,7 @@ func newServer(opts Options) *Server {
 	return &Server{
 		opts:    opts,
 		logger:  opts.Logger,
-		session: cache.NewSession(opts.FS),
+		session: cache.NewSession(opts.FS, opts.Registry),
 		exited:  make(chan struct{}),
 	}
 }

@@ -147,7 +147,7 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		Settings: settings,
 		Folders:  folders,
 	}
-	snap := cache.NewSession(nil).Snapshot()
+	snap := cache.NewSession(nil, reg).Snapshot()
 	reported := map[string]bool{}
 	for _, root := range roots {
 		dir := absPath(root)
@@ -176,7 +176,9 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		if f.ReadErr != nil {
 			fmt.Fprintf(stderr, "mcp-lsp check: %v\n", f.ReadErr)
 			ioFailed = true
-			continue
+			if len(found) == 0 { // a file too large to read still gets its finding
+				continue
+			}
 		}
 		m := lsp.NewMapper(f.Content)
 		tree := snap.Parse(f)

@@ -12,8 +12,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
 
 // runConvert implements `mcp-lsp convert`. It prints the converted file
@@ -69,7 +71,13 @@ func runConvert(_ context.Context, args []string, stdout, stderr io.Writer) int 
 			return fail("%s exists; add --force to replace it", *write)
 		}
 	}
-	content, err := os.ReadFile(path)
+	// A configuration file a person writes is read up to the size analysis
+	// takes; a tool's state file (~/.claude.json) up to what is ever read.
+	limit := int64(analysis.MaxConfigSize)
+	if registry.Default().SkimPaths(path) != nil {
+		limit = cache.MaxFileSize
+	}
+	content, err := cache.ReadFile(path, limit)
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -59,7 +59,7 @@ func runEffective(_ context.Context, args []string, stdout, stderr io.Writer) in
 		// files (Atomic TUI), which Effective leaves out otherwise.
 		opts.Settings.Tools = []string{*toolFlag}
 	}
-	snap := cache.NewSession(nil).Snapshot()
+	snap := cache.NewSession(nil, reg).Snapshot()
 	var out []lsp.EffectiveTool
 	for _, r := range snap.Effective(launch, findGitRoot(launch), opts) {
 		if *toolFlag != "" && string(r.Tool.ID) != *toolFlag {

@@ -400,9 +400,39 @@ type FileKind struct {
 	Paths    []string  `json:"paths,omitempty"`
 	Readers  []Reader  `json:"readers,omitempty"`
 	NotRead  []NotRead `json:"notRead,omitempty"`
-	Note     string    `json:"note,omitempty"`
+	// Skim marks a tool's state file that embeds MCP settings among much
+	// else (Claude Code's ~/.claude.json holds every project's prompt
+	// history: 15 to 100 MB and more, which its users cannot shrink). Only
+	// the object members on these paths ("*" matches any key) are read:
+	// the readers' server maps and the keys their gates need. The rest is
+	// skipped unparsed (jsonc.Skim), and the size limit of a file a person
+	// edits does not apply. Every server map of every reader must lie on a
+	// path listed here.
+	Skim [][]string `json:"skim,omitempty"`
+	Note string     `json:"note,omitempty"`
 
 	globs []*glob // compiled Globs
+}
+
+// SkimPaths returns the Skim paths of the kind whose glob matches the
+// file at p by its name, or nil. Only globs are used, so the answer
+// depends on the path alone (not on the environment): how a file is
+// parsed is decided before anything knows whose it is. A file of that
+// name elsewhere (a copy of ~/.claude.json in a project) is the same kind
+// of file and just as big.
+func (r *Registry) SkimPaths(p string) [][]string {
+	p = cleanPath(p)
+	for _, k := range r.kinds {
+		if len(k.Skim) == 0 {
+			continue
+		}
+		for _, g := range k.globs {
+			if _, ok := g.match(p, false); ok {
+				return k.Skim
+			}
+		}
+	}
+	return nil
 }
 
 // Reader returns the reader for tool id, if that tool reads this kind.

@@ -183,6 +183,9 @@ func (r *Registry) validate(version int) error {
 				if len(m) == 0 || slices.Contains(m, "") {
 					add("%s: server map path %q has an empty segment", rw, m)
 				}
+				if len(k.Skim) > 0 && !slices.ContainsFunc(k.Skim, func(s []string) bool { return skimCovers(s, m) }) {
+					add("%s: server map %q is not on a skim path: it would never be read", rw, m)
+				}
 			}
 			for _, gt := range rd.Gates {
 				switch gt.ID {
@@ -339,4 +342,19 @@ func validateEffects(rw string, rd *Reader, add func(string, ...any), basis func
 	check("invalidEntry", e.InvalidEntry, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
 	check("unknownKey", e.UnknownKey, IgnoresKey, StripsKey, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
 	check("duplicateName", e.DuplicateName, LastWins, RefusesWholeConfig, UnknownEntryEffect)
+}
+
+// skimCovers reports whether skim path s keeps what lies at path m: s is
+// m or a prefix of it ("*" in s matches any key, "{launchDir}" in m is any
+// key).
+func skimCovers(s, m []string) bool {
+	if len(s) > len(m) {
+		return false
+	}
+	for i := range s {
+		if s[i] != "*" && s[i] != m[i] {
+			return false
+		}
+	}
+	return true
 }

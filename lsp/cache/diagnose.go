@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"errors"
+	"fmt"
 	"path/filepath"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
@@ -31,6 +33,9 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 		return nil, nil, false
 	}
 	f = s.File(path)
+	if size, limit, tooLarge := s.TooLarge(f); tooLarge {
+		return f, []analysis.Diagnostic{analysis.TooLarge(size, limit)}, true
+	}
 	if !f.Exists || f.ReadErr != nil {
 		return f, nil, f.Exists
 	}
@@ -62,8 +67,16 @@ func (s *Snapshot) Config(dir string, opts DiagnoseOptions) (analysis.Config, st
 	projectPath := ""
 	for d := dir; ; d = filepath.Dir(d) {
 		candidate := filepath.Join(d, analysis.ProjectConfigName)
-		if f := s.File(candidate); f.Exists && f.ReadErr == nil {
+		if f := s.File(candidate); f.Exists {
 			projectPath = candidate
+			if f.ReadErr != nil {
+				problems = append(problems, fmt.Sprintf("%s is not read: %v", analysis.ProjectConfigName, errors.Unwrap(f.ReadErr)))
+				break
+			}
+			if _, limit, tooLarge := s.TooLarge(f); tooLarge {
+				problems = append(problems, fmt.Sprintf("%s is not read: larger than %d bytes", analysis.ProjectConfigName, limit))
+				break
+			}
 			settings, p := analysis.ParseSettings(f.Content)
 			problems = append(problems, p...)
 			var p2 []string

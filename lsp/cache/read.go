@@ -124,7 +124,7 @@ type readCache struct {
 	entries map[string]*cachedRead
 }
 
-const racyWindow = 2 * time.Second
+var racyWindow = 2 * time.Second
 
 // cachedRead is one file's content as read, with what is derived from it
 // once (the hash, the parse) shared by every snapshot that sees it.

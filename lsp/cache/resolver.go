@@ -43,9 +43,10 @@ func (r resolver) LookPath(command, dir string) bool {
 	return err == nil
 }
 
-// FileExists implements analysis.Resolver over the snapshot.
+// FileExists implements analysis.Resolver over the snapshot, with a stat
+// (Snapshot.Exists): the file a {file:...} reference names is never read.
 func (r resolver) FileExists(path string) bool {
-	return r.snap.File(r.expandHome(path)).Exists
+	return r.snap.Exists(r.expandHome(path))
 }
 
 func (r resolver) expandHome(p string) string {

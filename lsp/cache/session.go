@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
 // Session owns the sequence of snapshots. It is the only mutable part of
@@ -13,6 +14,8 @@ import (
 // take the current one and work on it without further locking.
 type Session struct {
 	fs     FileSystem
+	reads  *readCache
+	reg    *registry.Registry
 	parses *parseCache
 	// analysis holds the verdicts on entries and the per-entry findings
 	// for the session's lifetime (analysis.Cache), keyed by content.
@@ -22,18 +25,25 @@ type Session struct {
 	current *Snapshot
 }
 
-// NewSession starts with an empty snapshot over fs.
-func NewSession(fs FileSystem) *Session {
-	if fs == nil {
-		fs = OSFileSystem{}
+// NewSession starts with an empty snapshot over fs (nil: the disk, read
+// once per version of each file), parsing files as reg says (nil: the
+// default registry): a tool's state file is skimmed for what its kind
+// keeps.
+func NewSession(fs FileSystem, reg *registry.Registry) *Session {
+	var reads *readCache
+	if _, ok := fs.(OSFileSystem); ok || fs == nil {
+		fs, reads = OSFileSystem{}, newReadCache()
 	}
-	s := &Session{fs: fs, parses: &parseCache{entries: map[parseKey]*jsonc.File{}}, analysis: analysis.NewCache()}
+	if reg == nil {
+		reg = registry.Default()
+	}
+	s := &Session{fs: fs, reads: reads, reg: reg, parses: &parseCache{entries: map[parseKey]*jsonc.File{}}, analysis: analysis.NewCache()}
 	s.current = s.newSnapshot(0, map[string]*Overlay{})
 	return s
 }
 
 func (s *Session) newSnapshot(id uint64, overlays map[string]*Overlay) *Snapshot {
-	return &Snapshot{id: id, overlays: overlays, fs: s.fs, parses: s.parses, analysis: s.analysis, disk: map[string]*File{}}
+	return &Snapshot{id: id, overlays: overlays, fs: s.fs, reads: s.reads, skim: s.reg.SkimPaths, parses: s.parses, analysis: s.analysis, disk: map[string]*File{}}
 }
 
 // Snapshot returns the current snapshot.

@@ -35,11 +35,14 @@ type FileSystem interface {
 	ReadFile(path string) ([]byte, error)
 }
 
-// OSFileSystem reads the real disk.
+// OSFileSystem reads the real disk, with ReadFile: regular files only, at
+// most MaxFileSize bytes. A session over it also keeps what it read
+// across snapshots for as long as the file on disk stays the same (see
+// readCache).
 type OSFileSystem struct{}
 
 // ReadFile implements FileSystem.
-func (OSFileSystem) ReadFile(path string) ([]byte, error) { return os.ReadFile(path) }
+func (OSFileSystem) ReadFile(path string) ([]byte, error) { return ReadFile(path, MaxFileSize) }
 
 // Overlay is the content of an open editor buffer. It is immutable.
 type Overlay struct {
@@ -59,8 +62,20 @@ type File struct {
 	Overlay *Overlay
 	// Exists is false when neither a buffer nor a file on disk exists.
 	Exists bool
-	// ReadErr is set when the file exists but could not be read.
+	// ReadErr is set when the file exists but could not be read: it is
+	// not a regular file (ErrNotRegular), it is larger than MaxFileSize
+	// (a *TooLargeError), or the read failed.
 	ReadErr error
+
+	// parse memoizes the parse of a file read from disk, shared by every
+	// snapshot that sees the same version of the file.
+	parse *parseMemo
+}
+
+// parseMemo is the parse of one version of a file, made once.
+type parseMemo struct {
+	once sync.Once
+	file *jsonc.File
 }
 
 // Version is the editor's version of the buffer, or 0 for disk content.
@@ -78,6 +93,8 @@ type Snapshot struct {
 	id       uint64
 	overlays map[string]*Overlay
 	fs       FileSystem
+	reads    *readCache // nil: read through fs each time
+	skim     func(path string) [][]string
 	parses   *parseCache
 	// analysis is the session's cache of verdicts and per-entry findings,
 	// shared by every snapshot: it is keyed by content, not by version.
@@ -85,6 +102,7 @@ type Snapshot struct {
 
 	mu         sync.Mutex
 	disk       map[string]*File
+	stats      map[string]bool // Exists answers from a stat
 	workspaces map[string]*WorkspaceAnalysis
 }
 
@@ -122,58 +140,135 @@ func (s *Snapshot) File(path string) *File {
 	if f, ok := s.disk[path]; ok {
 		return f
 	}
-	f := &File{Path: path}
-	content, err := s.fs.ReadFile(path)
+	var f *File
+	var err error
+	if s.reads != nil {
+		f, err = s.reads.read(path, func(content []byte) *File {
+			return &File{Path: path, Content: content, Hash: sha256.Sum256(content), Exists: true, parse: &parseMemo{}}
+		})
+	} else {
+		var content []byte
+		if content, err = s.fs.ReadFile(path); err == nil {
+			f = &File{Path: path, Content: content, Hash: sha256.Sum256(content), Exists: true}
+		}
+	}
 	switch {
 	case err == nil:
-		f.Content, f.Hash, f.Exists = content, sha256.Sum256(content), true
 	case errors.Is(err, fs.ErrNotExist):
+		f = &File{Path: path}
 	default:
-		f.Exists, f.ReadErr = true, err
+		f = &File{Path: path, Exists: true, ReadErr: err}
 	}
 	s.disk[path] = f
 	return f
 }
 
+// Exists reports whether path is an open buffer or names something on
+// disk, looking without reading: a {file:...} reference may name
+// /dev/zero, a FIFO or /dev/stdin, and only its existence matters. A
+// file this snapshot has read answers from its read; otherwise the answer
+// is one stat per snapshot.
+func (s *Snapshot) Exists(path string) bool {
+	if _, ok := s.overlays[path]; ok {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f, ok := s.disk[path]; ok {
+		return f.Exists
+	}
+	if ok, seen := s.stats[path]; seen {
+		return ok
+	}
+	if s.stats == nil {
+		s.stats = map[string]bool{}
+	}
+	_, err := os.Stat(path)
+	s.stats[path] = err == nil || !errors.Is(err, fs.ErrNotExist)
+	return s.stats[path]
+}
+
 // Parse returns the parsed form of f: a TOML file (Nyzhi's config.toml)
 // read into the same tree as JSON ones, so that every analysis works on
-// both, and every other file as JSONC. Parses are shared between snapshots
-// by content hash and format, so an unchanged file is parsed once per
-// session no matter how many snapshots come and go.
+// both, a tool's state file skimmed for its MCP settings, and every other
+// file as JSONC; a file too large to analyse (TooLarge) is an empty tree.
+// Parses are shared between snapshots (by content hash and format, and a
+// file read from disk once per version), so an unchanged file is parsed
+// once per session no matter how many snapshots come and go.
 func (s *Snapshot) Parse(f *File) *jsonc.File {
-	return s.parses.get(parseKey{f.Hash, formatOf(f.Path)}, f.Content)
+	fm := s.formatOf(f)
+	if f.parse != nil {
+		f.parse.once.Do(func() { f.parse.file = fm.parse(f.Content) })
+		return f.parse.file
+	}
+	return s.parses.get(parseKey{f.Hash, fm.kind}, fm, f.Content)
+}
+
+// TooLarge reports whether f is not analysed for its size, and the limit
+// it is over: a file larger than MaxFileSize was not even read; a file
+// that is not a tool's state file is analysed up to analysis.MaxConfigSize
+// (see there for why, buffers included). Diagnose gives such a file one
+// finding, and every other feature sees an empty document.
+func (s *Snapshot) TooLarge(f *File) (size, limit int64, tooLarge bool) {
+	if e, ok := errors.AsType[*TooLargeError](f.ReadErr); ok {
+		return e.Size, e.Limit, true
+	}
+	if f.ReadErr == nil && len(f.Content) > analysis.MaxConfigSize && s.skim(f.Path) == nil {
+		return int64(len(f.Content)), analysis.MaxConfigSize, true
+	}
+	return 0, 0, false
 }
 
 // format is how a file's text is parsed.
-type format uint8
+type format struct {
+	kind formatKind
+	keep [][]string // formatSkim: the paths kept
+}
+
+type formatKind uint8
 
 const (
-	formatJSONC format = iota
+	formatJSONC formatKind = iota
 	formatTOML
+	formatSkim
+	formatTooLarge
 )
 
-// formatOf chooses the parser by the file's name. Every registry kind is
-// JSON(C) except the TOML ones, whose names end in .toml; case is ignored
-// for the case-insensitive file systems the registry also matches on.
-func formatOf(path string) format {
-	if strings.EqualFold(filepath.Ext(path), ".toml") {
-		return formatTOML
+// formatOf chooses the parser: the registry's skim paths for a tool's
+// state file (by name), TOML for the kinds whose names end in .toml (case
+// is ignored for the case-insensitive file systems the registry also
+// matches on), JSONC for every other kind, and none for a file too large.
+func (s *Snapshot) formatOf(f *File) format {
+	if keep := s.skim(f.Path); keep != nil {
+		return format{kind: formatSkim, keep: keep}
 	}
-	return formatJSONC
+	if _, _, tooLarge := s.TooLarge(f); tooLarge {
+		return format{kind: formatTooLarge}
+	}
+	if strings.EqualFold(filepath.Ext(f.Path), ".toml") {
+		return format{kind: formatTOML}
+	}
+	return format{kind: formatJSONC}
 }
 
 func (k format) parse(content []byte) *jsonc.File {
-	if k == formatTOML {
+	switch k.kind {
+	case formatTOML:
 		return toml.Parse(content)
+	case formatSkim:
+		return jsonc.Skim(content, k.keep)
+	case formatTooLarge:
+		return &jsonc.File{Src: content}
 	}
 	return jsonc.Parse(content)
 }
 
 // parseKey identifies a parse: the same bytes are a different tree in
-// another format.
+// another format. (The skim paths are those of the session's registry for
+// the file's name, the same for every file parsed with formatSkim.)
 type parseKey struct {
 	hash   [sha256.Size]byte
-	format format
+	format formatKind
 }
 
 // parseCache memoizes parses by content hash and format. It keeps the
@@ -187,14 +282,14 @@ type parseCache struct {
 
 const parseCacheSize = 256
 
-func (c *parseCache) get(key parseKey, content []byte) *jsonc.File {
+func (c *parseCache) get(key parseKey, fm format, content []byte) *jsonc.File {
 	c.mu.Lock()
 	if f, ok := c.entries[key]; ok {
 		c.mu.Unlock()
 		return f
 	}
 	c.mu.Unlock()
-	f := key.format.parse(content) // outside the lock: parses of different files run in parallel
+	f := fm.parse(content) // outside the lock: parses of different files run in parallel
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.entries[key]; ok {
