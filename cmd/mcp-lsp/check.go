@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -119,6 +120,14 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		paths = append(paths, found...)
 	}
+	// Overlapping roots ("." and "services") name some files twice.
+	seen := map[string]bool{}
+	paths = slices.DeleteFunc(paths, func(p string) bool {
+		abs := absPath(p)
+		dup := seen[abs]
+		seen[abs] = true
+		return dup
+	})
 	if len(paths) == 0 && !ioFailed {
 		// Not a failure (status 0, as Ruff and markdownlint-cli2 do): a
 		// repository without MCP files passes. But say so, so that a
