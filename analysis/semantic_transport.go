@@ -346,6 +346,8 @@ func (c *semantic) emptyCommand(e *semEntry) {
 	}
 	d := Diagnostic{Span: m.Value.Span, Code: CodeEmptyCommand, Data: semData(e.s.Name, vs.readers(outAccepted, outSkipped, outRefused, outMayNotLoad), "field", "command")}
 	if sev, ok := vs.severity(); ok {
+		// "tools" names who does not load it; the others are in the note.
+		d.Data = semData(e.s.Name, vs.readers(outSkipped, outRefused, outMayNotLoad), "field", "command")
 		d.Severity = sev
 		note := ""
 		if rs := vs.readers(outAccepted); len(rs) > 0 {

@@ -115,7 +115,9 @@ func TestEmptyCommand_ClaudeSkipsCopilotAccepts_VerifiedClaudeCode2_1(t *testing
 	src := `{"mcpServers": {"fs": {"command": ""}}}`
 	d := wantOne(t, semantics(t, ".mcp.json", src), CodeEmptyCommand, spanOf(t, src, `""`, 0), SeverityError,
 		`Claude Code skips server "fs": the command is empty ("Command cannot be empty") (GitHub Copilot CLI accepts the entry but cannot start it)`)
-	wantData(t, d, "tools", []string{"claude-code", "copilot-cli"})
+	// "tools" of an error names who does not load the entry, as in every
+	// rule: the effective view starts it for Copilot CLI.
+	wantData(t, d, "tools", []string{"claude-code"})
 }
 
 func TestEmptyCommandArray_OpenCodeAccepts_VerifiedOpenCode1_18(t *testing.T) {

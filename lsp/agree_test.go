@@ -58,12 +58,14 @@ const (
 // agreeFinding is one finding as `check --format json` prints it (the
 // fields the goldens show).
 type agreeFinding struct {
-	Path     string `json:"path"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
-	Severity string `json:"severity"`
-	Code     string `json:"code"`
-	Message  string `json:"message"`
+	Path     string   `json:"path"`
+	Line     int      `json:"line"`
+	Column   int      `json:"column"`
+	Severity string   `json:"severity"`
+	Code     string   `json:"code"`
+	Message  string   `json:"message"`
+	Server   string   `json:"server"`
+	Tools    []string `json:"tools"`
 	Related  []struct {
 		Path    string `json:"path"`
 		Line    int    `json:"line"`
@@ -158,6 +160,7 @@ func TestAgreement(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			sc.materialize(t)
 			res := sc.agree(t, bin)
+			res.crossCheck(t, sc.rel(sc.launchDir(t)))
 			got := []txtar.File{
 				{Name: agreeCheck, Data: res.renderCheck()},
 				{Name: agreeEffective, Data: res.EffectiveJSON},

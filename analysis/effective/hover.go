@@ -225,7 +225,11 @@ func writeToolSection(b *strings.Builder, in HoverInput, res *Result, es *Server
 		fmt.Fprintf(b, "- depends on %s\n", joinCode(prefixed("$", es.Variables)))
 	}
 	if len(es.Ignored) > 0 && es.Winner != nil {
-		fmt.Fprintf(b, "- ignores %s: it starts without %s\n", joinCode(es.Ignored), map[bool]string{true: "it", false: "them"}[len(es.Ignored) == 1])
+		them := "them"
+		if len(es.Ignored) == 1 {
+			them = "it"
+		}
+		fmt.Fprintf(b, "- ignores %s: the server starts without %s\n", joinCode(es.Ignored), them)
 	}
 	var others []string
 	for _, d := range es.Definitions {

@@ -34,7 +34,12 @@ type checkResult struct {
 	Severity  string         `json:"severity"`
 	Code      string         `json:"code"`
 	Message   string         `json:"message"`
-	Related   []checkRelated `json:"related,omitempty"`
+	// Server and Tools name the server entry and the tools the finding
+	// is about ("Claude Code skips server fs": server fs, claude-code),
+	// so scripts need not parse messages.
+	Server  string         `json:"server,omitempty"`
+	Tools   []string       `json:"tools,omitempty"`
+	Related []checkRelated `json:"related,omitempty"`
 
 	// pointer is the JSON Pointer of the innermost value at the start of
 	// the finding ("/mcpServers/db/env/TOKEN"): what the SARIF reporter's
@@ -239,6 +244,8 @@ func writeJSON(w io.Writer, results []checkResult) error {
 
 func toCheckResult(snap *cache.Snapshot, m *lsp.Mapper, path string, d analysis.Diagnostic) (checkResult, error) {
 	r := checkResult{Path: path, Severity: d.Severity.String(), Code: d.Code, Message: d.Message}
+	r.Server, _ = d.Data["server"].(string)
+	r.Tools, _ = d.Data["tools"].([]string)
 	var err1, err2, err3 error
 	r.Line, r.Column, err1 = m.LineColumn(d.Span.Start)
 	r.EndLine, r.EndColumn, err2 = m.LineColumn(d.Span.End)
