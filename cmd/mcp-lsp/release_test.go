@@ -19,7 +19,8 @@ func TestReleaseScript(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	out := t.TempDir()
+	releases := t.TempDir()
+	out := filepath.Join(releases, "v1.2.3-rc.1")
 	target := runtime.GOOS + "/" + runtime.GOARCH
 	cmd := exec.Command("bash", "../../scripts/release.sh", "v1.2.3-rc.1")
 	cmd.Env = append(os.Environ(), "OUT="+out, "TARGETS="+target)
@@ -70,6 +71,31 @@ func TestReleaseScript(t *testing.T) {
 	sum := sha256.Sum256(data)
 	if want := hex.EncodeToString(sum[:]) + "  " + name + "\n"; string(sums) != want {
 		t.Errorf("SHA256SUMS:\n%s\nwant:\n%s", sums, want)
+	}
+
+	// The Action's install step downloads this release and checks it
+	// against SHA256SUMS...
+	runner := t.TempDir()
+	env := map[string]string{"RUNNER_TEMP": runner, "INPUT_VERSION": "v1.2.3-rc.1", "MCP_LSP_RELEASES_URL": "file://" + releases, "GOPROXY": "off"}
+	stdout, stderr, code := runActionScript(t, runner, env, "install")
+	if installed := strings.TrimSpace(stdout); code != 0 || !strings.Contains(stderr, "installed the v1.2.3-rc.1 release binary") || installed != filepath.Join(runner, "mcp-lsp-bin", "mcp-lsp"+filepath.Ext(name)) {
+		t.Errorf("install from the release: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	} else if got, _ := os.ReadFile(installed); string(got) != string(data) {
+		t.Errorf("installed binary differs from the release's")
+	}
+	// ...and refuses a binary that does not match (then go install, here
+	// without a module proxy, fails: no unchecked binary is ever run).
+	if err := os.WriteFile(filepath.Join(out, "SHA256SUMS"), []byte(strings.Repeat("0", 64)+"  "+name+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runner = t.TempDir()
+	env["RUNNER_TEMP"] = runner
+	_, stderr, code = runActionScript(t, runner, env, "install")
+	if code == 0 || !strings.Contains(stderr, "checksum of "+name+" does not match") {
+		t.Errorf("install with a bad checksum: exit %d, stderr:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(runner, "mcp-lsp-bin", "mcp-lsp"+filepath.Ext(name))); err == nil {
+		t.Errorf("a binary with a bad checksum was left installed")
 	}
 
 	bad := exec.Command("bash", "../../scripts/release.sh", "1.2.3")
