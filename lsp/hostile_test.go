@@ -3,17 +3,22 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 	"github.com/mcp-lsp/mcp-lsp/lsp/lsptest"
+	"github.com/mcp-lsp/mcp-lsp/lsp/rpcstream"
 )
 
 // startRaw runs a server over a pipe and returns a raw client on it.
@@ -85,4 +90,105 @@ func TestSlowRequestHoldsUpNothing(t *testing.T) {
 	if r := c.Reply(slowID); lsptest.ErrorCode(r) != int64(protocol.CodeRequestCancelled) {
 		t.Errorf("cancelled request's reply: %v", r)
 	}
+}
+
+// TestCancelWhileQueued: a request waiting behind an edit that is still
+// being applied, cancelled meanwhile, is answered RequestCancelled without
+// running once its turn comes.
+func TestCancelWhileQueued(t *testing.T) {
+	release := make(chan struct{})
+	entered := make(chan struct{}, 1)
+	var hovers atomic.Int32
+	hook := func(ctx context.Context, method string) {
+		switch method {
+		case protocol.MethodTextDocumentDidSave:
+			entered <- struct{}{}
+			<-release
+		case protocol.MethodTextDocumentHover:
+			hovers.Add(1)
+		}
+	}
+	c, _ := startRaw(t, lsptest.Server{Home: t.TempDir()}, Options{testHook: hook})
+	c.Request("1", "initialize", map[string]any{"processId": nil, "capabilities": map[string]any{}})
+	uri := string(pathToURI(filepath.Join(t.TempDir(), ".mcp.json")))
+	c.Notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	<-entered
+	c.Send(`{"jsonrpc":"2.0","id":"q","method":"textDocument/hover","params":{"textDocument":{"uri":"` + uri + `"},"position":{"line":0,"character":0}}}`)
+	c.Notify("$/cancelRequest", map[string]any{"id": "q"})
+	// The cancel is handled on the read loop; a request behind it proves
+	// the loop got past it before the edit is released.
+	c.Send(`{"jsonrpc":"2.0","id":"after","method":"shutdown"}`)
+	close(release)
+	if r := c.Reply(`"q"`); lsptest.ErrorCode(r) != int64(protocol.CodeRequestCancelled) {
+		t.Errorf("queued and cancelled request: %v", r)
+	}
+	c.Reply(`"after"`)
+	if n := hovers.Load(); n != 0 {
+		t.Errorf("the cancelled hover ran %d times", n)
+	}
+}
+
+// TestDidChangeRangesOutsideTheText applies edits the way the
+// specification reads ranges outside the text, on CRLF and non-ASCII
+// content, and checks the buffer byte for byte.
+func TestDidChangeRangesOutsideTheText(t *testing.T) {
+	const text = "{\r\n  \"é😀\": 1\r\n}"
+	for _, tc := range []struct {
+		name     string
+		rng      protocol.Range
+		insert   string
+		want     string
+		lostSync bool
+	}{
+		{"character past the line end", rangeAt(1, 999, 1, 999), "X", "{\r\n  \"é😀\": 1X\r\n}", false},
+		{"line past the end", rangeAt(7, 0, 8, 5), "Y", text + "Y", false},
+		{"from inside to past the end", rangeAt(0, 1, 5, 0), "", "{", false},
+		{"start past the line end, end past the document", rangeAt(1, 50, 9, 9), "}", "{\r\n  \"é😀\": 1}", false},
+		{"end before start", rangeAt(1, 5, 1, 2), "Z", "", true},
+		{"end line before start line", rangeAt(2, 0, 0, 0), "Z", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, path := serverWithBuffer(t, text)
+			err := s.didChange(&didChangeParams{
+				TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: pathToURI(path)}, Version: 2},
+				ContentChanges: []struct {
+					Range *protocol.Range `json:"range,omitempty"`
+					Text  string          `json:"text"`
+				}{{Range: &tc.rng, Text: tc.insert}},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, open := s.session.Snapshot().Overlay(path)
+			if tc.lostSync {
+				// Dropped back to the disk (which has no such file here),
+				// never applied somewhere else.
+				if open || s.desyncedAt(path) == nil {
+					t.Errorf("an edit that cannot apply left the buffer open (%v) or not marked lost", open)
+				}
+				return
+			}
+			if !open || string(o.Content) != tc.want || o.Version != 2 {
+				t.Errorf("buffer %q (version %d), want %q", o.Content, o.Version, tc.want)
+			}
+		})
+	}
+}
+
+func rangeAt(l1, c1, l2, c2 uint32) protocol.Range {
+	return protocol.Range{Start: protocol.Position{Line: l1, Character: c1}, End: protocol.Position{Line: l2, Character: c2}}
+}
+
+// serverWithBuffer returns a server (not serving; its client end is
+// drained) with text open at version 1.
+func serverWithBuffer(t *testing.T, text string) (*Server, string) {
+	s := newServer(Options{})
+	a, b := net.Pipe()
+	t.Cleanup(func() { a.Close(); b.Close() })
+	go io.Copy(io.Discard, b)
+	s.conn = jsonrpc2.NewConn(rpcstream.New(a, rpcstream.Options{}))
+	s.diags = newDiagnoser(s)
+	path := filepath.Join(t.TempDir(), ".mcp.json")
+	s.session.Modify([]cache.Modification{{Path: path, Overlay: &cache.Overlay{Path: path, URI: string(pathToURI(path)), Version: 1, Content: []byte(text)}}}, nil)
+	return s, path
 }

@@ -34,9 +34,10 @@ import (
 // Under the Conn, package rpcstream frames and validates the messages.
 
 // cancelHandler tracks in-flight calls by ID and cancels their context on
-// $/cancelRequest. jsonrpc2.ID's own decoder handles numbers and strings,
-// unlike protocol.CancelHandler, which only matches int32 after a float64
-// decode and so never cancels anything a real client sends.
+// $/cancelRequest, whose id rpcstream has already translated to the
+// call's internal one (whatever string or number the client used). Unlike
+// protocol.CancelHandler, which only matches int32 after a float64 decode
+// and so never cancels anything a real client sends.
 func cancelHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 	var mu sync.Mutex
 	inflight := map[jsonrpc2.ID]context.CancelFunc{}
