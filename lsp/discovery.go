@@ -117,21 +117,33 @@ func (s *Server) discover(ctx context.Context) {
 }
 
 // beginProgress starts a work-done progress report, if supported, and
-// returns the function that ends it.
+// returns the function that ends it. The work never waits for the client:
+// the token is created in the background, the report begins once the
+// client has accepted it and ends after that; a client that answers late
+// or never (some never answer window/workDoneProgress/create) just gets
+// no report.
 func (s *Server) beginProgress(ctx context.Context, supported bool, title, message string) func(string) {
 	if !supported {
 		return func(string) {}
 	}
 	token := fmt.Sprintf("mcp-lsp/discovery/%d", time.Now().UnixNano())
 	ctx = context.WithoutCancel(ctx)
-	if err := s.callClient(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
-		// No answer in time, or a refusal: discover without progress.
-		s.logger.Warn("no work-done progress", "error", err)
-		return func(string) {}
-	}
-	s.notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "begin", "title": title, "message": message}})
+	created := make(chan bool, 1)
+	go func() {
+		if err := s.callClient(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
+			s.logger.Warn("no work-done progress", "error", err)
+			created <- false
+			return
+		}
+		s.notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "begin", "title": title, "message": message}})
+		created <- true
+	}()
 	return func(msg string) {
-		s.notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "end", "message": msg}})
+		go func() {
+			if <-created {
+				s.notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "end", "message": msg}})
+			}
+		}()
 	}
 }
 

@@ -3,10 +3,13 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -191,4 +194,69 @@ func serverWithBuffer(t *testing.T, text string) (*Server, string) {
 	path := filepath.Join(t.TempDir(), ".mcp.json")
 	s.session.Modify([]cache.Modification{{Path: path, Overlay: &cache.Overlay{Path: path, URI: string(pathToURI(path)), Version: 1, Content: []byte(text)}}}, nil)
 	return s, path
+}
+
+// TestDiscoveryProgress: a client that answers window/workDoneProgress/create
+// gets a begin and then an end report on the token it accepted.
+func TestDiscoveryProgress(t *testing.T) {
+	dir := t.TempDir()
+	c, _ := startRaw(t, lsptest.Server{Home: t.TempDir()}, Options{})
+	c.Request("1", "initialize", map[string]any{"processId": nil, "rootUri": string(pathToURI(dir)), "capabilities": map[string]any{"window": map[string]any{"workDoneProgress": true}}})
+	c.Notify("initialized", map[string]any{})
+	create := c.Wait("window/workDoneProgress/create", func(f lsptest.Frame) bool { return f.Method() == "window/workDoneProgress/create" })
+	var token struct{ Token string }
+	if err := json.Unmarshal(create["params"], &token); err != nil || token.Token == "" {
+		t.Fatalf("create: %s", create["params"])
+	}
+	progress := func(f lsptest.Frame) (kind string) {
+		var p struct {
+			Token string
+			Value struct{ Kind string }
+		}
+		if f.Method() != "$/progress" || json.Unmarshal(f["params"], &p) != nil || p.Token != token.Token {
+			return ""
+		}
+		return p.Value.Kind
+	}
+	c.Wait("the end report", func(f lsptest.Frame) bool { return progress(f) == "end" })
+	var kinds []string
+	for _, f := range c.Frames() {
+		if k := progress(f); k != "" {
+			kinds = append(kinds, k)
+		}
+	}
+	if !slices.Equal(kinds, []string{"begin", "end"}) {
+		t.Errorf("progress reports: %v, want begin then end", kinds)
+	}
+}
+
+// TestClientThatNeverAnswers: a request to a client that never answers
+// returns after the client timeout, and fetching the settings from such a
+// client gives up and keeps the defaults.
+func TestClientThatNeverAnswers(t *testing.T) {
+	s, _ := serverWithBuffer(t, "{}")
+	s.opts.ClientTimeout = 100 * time.Millisecond
+	s.clientCap.Workspace = &protocol.WorkspaceClientCapabilities{Configuration: true}
+	s.conn.Go(context.Background(), jsonrpc2.MethodNotFoundHandler)
+	done := make(chan error, 1)
+	go func() { done <- s.callClient(context.Background(), "window/workDoneProgress/create", map[string]any{"token": "t"}, nil) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("callClient: %v, want the deadline", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("callClient waited for a client that never answers")
+	}
+	before := s.diagnoseOptions().Settings
+	fetched := make(chan struct{})
+	go func() { s.fetchConfiguration(context.Background()); close(fetched) }()
+	select {
+	case <-fetched:
+	case <-time.After(10 * time.Second):
+		t.Fatal("fetchConfiguration waited for a client that never answers")
+	}
+	if after := s.diagnoseOptions().Settings; !reflect.DeepEqual(before, after) {
+		t.Errorf("settings changed without an answer: %+v -> %+v", before, after)
+	}
 }

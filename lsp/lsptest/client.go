@@ -191,6 +191,13 @@ func (c *Client) WaitFrom(mark int, what string, pred func(Frame) bool) Frame {
 	}
 }
 
+// Frames returns every frame received so far, in order.
+func (c *Client) Frames() []Frame {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Frame(nil), c.frames...)
+}
+
 // Asked says how many requests for method the server sent.
 func (c *Client) Asked(method string) int {
 	c.mu.Lock()

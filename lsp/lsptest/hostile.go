@@ -66,12 +66,13 @@ func Hostile(t *testing.T, start Starter) {
 	c.Notify("initialized", map[string]any{})
 
 	// A client that never answers window/workDoneProgress/create: the
-	// server asked, gave up after its timeout, and discovery went on to
-	// publish the diagnostics of a file nobody opened.
+	// server asked, and discovery went on regardless to publish the
+	// diagnostics of a file nobody opened.
 	c.Wait("diagnostics of the unopened sub/.mcp.json (discovery finished)", func(f Frame) bool {
 		p := publication(f)
 		return p != nil && p.URI == fileURI(nested) && len(p.Diagnostics) > 0
 	})
+	c.Wait("window/workDoneProgress/create", func(f Frame) bool { return f.Method() == "window/workDoneProgress/create" })
 	if n := c.Asked("window/workDoneProgress/create"); n != 1 {
 		t.Errorf("the server asked for a progress token %d times, want 1", n)
 	}
