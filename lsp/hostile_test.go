@@ -239,7 +239,9 @@ func TestClientThatNeverAnswers(t *testing.T) {
 	s.clientCap.Workspace = &protocol.WorkspaceClientCapabilities{Configuration: true}
 	s.conn.Go(context.Background(), jsonrpc2.MethodNotFoundHandler)
 	done := make(chan error, 1)
-	go func() { done <- s.callClient(context.Background(), "window/workDoneProgress/create", map[string]any{"token": "t"}, nil) }()
+	go func() {
+		done <- s.callClient(context.Background(), "window/workDoneProgress/create", map[string]any{"token": "t"}, nil)
+	}()
 	select {
 	case err := <-done:
 		if !errors.Is(err, context.DeadlineExceeded) {
