@@ -283,13 +283,8 @@ func (c *schemaCheck) subjectMemoKey(sub *schemaSubject) (k entryMemoKey, ok boo
 // judge gives reader r's verdict on the server sub (verdict.Of, through
 // the session's cache unless the subject bypasses memos).
 func (c *schemaCheck) judge(sub *schemaSubject, r *registry.Reader) *schemaVerdict {
-	cache := c.in.Cache.Verdicts
-	if sub.noMemo {
-		cache = nil
-	}
-	start := sub.value.Span.Start
-	vd := verdict.Of(cache, c.in.Registry, r, verdict.Entry{Name: sub.name, Value: sub.value, Text: c.f.Src[start:sub.value.Span.End]})
-	return c.fromProblems(r, vd.Def, vd.Problems, start)
+	vd := c.in.verdictOf(r, sub.name, sub.value, !sub.noMemo)
+	return c.fromProblems(r, vd.Def, vd.Problems, sub.value.Span.Start)
 }
 
 // fromProblems makes a reader's schema verdict from its problems, spans

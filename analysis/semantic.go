@@ -231,13 +231,8 @@ func (c *semantic) newSemEntry(s *Server, readers []*registry.Reader, typing, ca
 	e.defs = make([]string, len(readers))
 	e.views = make([]string, len(readers))
 	typ, _ := e.obj["type"].(string)
-	entry := verdict.Entry{Name: s.Name, Value: v, Text: c.f.Src[v.Span.Start:v.Span.End]}
-	cache := c.in.Cache.Verdicts
-	if !cached {
-		cache = nil
-	}
 	for i, r := range readers {
-		e.verdicts[i] = verdict.Of(cache, c.in.Registry, r, entry)
+		e.verdicts[i] = c.in.verdictOf(r, s.Name, v, cached)
 		if def := e.verdicts[i].Def; def != "" {
 			e.defs[i], e.views[i] = def, def
 		} else if sp := semTypeSpellings[string(r.Dialect)][semTypeClass(typ)]; len(sp) > 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -122,6 +123,15 @@ type parseIndex struct {
 	last     map[*jsonc.Node]map[string]*jsonc.Member
 	errLines []span.Span
 	errDone  bool
+	// judged are the verdicts of this run, by entry and reader: the schema
+	// and semantic checks ask for the same ones, and a map too large for
+	// the session's cache must not be judged twice.
+	judged map[judgedKey]*verdict.Verdict
+}
+
+type judgedKey struct {
+	value  *jsonc.Node
+	reader *registry.Reader
 }
 
 // errorLines returns the ranges of whole lines holding a syntax error of
@@ -268,4 +278,26 @@ func Decode(n *jsonc.Node) any {
 		return false
 	}
 	return nil
+}
+
+// verdictOf is reader r's verdict on the server name: value of in's file,
+// once per run: through the session's cache when cached, else computed
+// (a map larger than a memo generation would only churn the cache).
+func (in *FileInput) verdictOf(r *registry.Reader, name string, value *jsonc.Node, cached bool) *verdict.Verdict {
+	k := judgedKey{value, r}
+	if v, ok := in.index.judged[k]; ok {
+		return v
+	}
+	cache := in.Cache.Verdicts
+	if !cached {
+		cache = nil
+	}
+	v := verdict.Of(cache, in.Registry, r, verdict.Entry{Name: name, Value: value, Text: in.Parsed.Src[value.Span.Start:value.Span.End]})
+	if in.index != nil {
+		if in.index.judged == nil {
+			in.index.judged = map[judgedKey]*verdict.Verdict{}
+		}
+		in.index.judged[k] = v
+	}
+	return v
 }
