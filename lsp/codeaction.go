@@ -122,7 +122,7 @@ func (s *Server) resolveActionFile(ctx context.Context, uri protocol.DocumentURI
 		return nil, false
 	}
 	return &actionFile{
-		snap: snap, opts: opts, file: f, m: NewMapper(f.Content),
+		snap: snap, opts: opts, file: f, m: s.mappers.of(f),
 		doc: &fix.Document{Path: path, Content: f.Content, Parsed: snap.Parse(f), Kind: kind},
 	}, true
 }
@@ -211,7 +211,7 @@ func (s *Server) quickFixActions(af *actionFile, sp span.Span, raw []json.RawMes
 			if d.Span.Start > sp.End || d.Span.End < sp.Start {
 				continue
 			}
-			pd := toProtocolDiagnostics(af.snap, af.file, []analysis.Diagnostic{d}, s.logger)
+			pd := convertDiagnostics(newLocator(af.snap, s.mappers), af.file, []analysis.Diagnostic{d}, s.logger)
 			if len(pd) == 0 {
 				continue
 			}

@@ -69,7 +69,7 @@ func toWorkspaceEdit(snap *cache.Snapshot, ch *fix.Change, caps editCaps) (*work
 	if len(ch.Creates) > 0 && !(caps.documentChanges && caps.create) {
 		return nil, fmt.Errorf("the client cannot create files")
 	}
-	loc := newLocator(snap)
+	loc := newLocator(snap, nil)
 	we := &workspaceEdit{}
 	for _, c := range ch.Creates {
 		uri := pathToURI(c.Path)

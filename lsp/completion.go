@@ -25,7 +25,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	if !ok || !f.Exists {
 		return list, nil
 	}
-	m := NewMapper(f.Content)
+	m := s.mappers.of(f)
 	offset, err := m.PositionOffset(params.Position)
 	if err != nil {
 		return nil, err

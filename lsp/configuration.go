@@ -50,6 +50,10 @@ func (s *Server) setSettings(raw json.RawMessage) {
 	for _, p := range problems {
 		s.logger.Warn("mcpLsp setting", "problem", p)
 	}
+	// The user may have installed a program since the last lookups: look
+	// again (forgotten first, so no run with the old settings refills the
+	// cache with answers the new ones would see).
+	s.session.ForgetLookups()
 	s.mu.Lock()
 	s.settings = settings
 	s.mu.Unlock()

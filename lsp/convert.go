@@ -19,10 +19,17 @@ const RulesDocURL = "https://github.com/mcp-lsp/mcp-lsp/blob/main/docs/rules.md"
 // places in other files of snap) to LSP diagnostics. This and the Mapper
 // are the only places where byte offsets become UTF-16 positions.
 func toProtocolDiagnostics(snap *cache.Snapshot, f *cache.File, found []analysis.Diagnostic, logger *slog.Logger) []protocol.Diagnostic {
+	return convertDiagnostics(newLocator(snap, nil), f, found, logger)
+}
+
+// convertDiagnostics is toProtocolDiagnostics with the locator (and so the
+// Mappers) of the caller: each file is indexed once for all the findings
+// and related places that point into it.
+func convertDiagnostics(loc *locator, f *cache.File, found []analysis.Diagnostic, logger *slog.Logger) []protocol.Diagnostic {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	m := NewMapper(f.Content)
+	m := loc.cache.of(f)
 	out := make([]protocol.Diagnostic, 0, len(found))
 	for _, d := range found {
 		rng, err := m.Range(d.Span)
@@ -44,9 +51,9 @@ func toProtocolDiagnostics(snap *cache.Snapshot, f *cache.File, found []analysis
 			pd.Tags = append(pd.Tags, protocol.DiagnosticTag(t))
 		}
 		for _, r := range d.Related {
-			loc, ok := relatedLocation(snap, f, m, r)
+			rl, ok := relatedLocation(loc, f, m, r)
 			if ok {
-				pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{Location: loc, Message: r.Message})
+				pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{Location: rl, Message: r.Message})
 			}
 		}
 		if len(d.Data) > 0 {
@@ -57,18 +64,14 @@ func toProtocolDiagnostics(snap *cache.Snapshot, f *cache.File, found []analysis
 	return out
 }
 
-func relatedLocation(snap *cache.Snapshot, f *cache.File, m *Mapper, r analysis.Related) (protocol.Location, bool) {
-	target, targetURI := f, pathToURI(f.Path)
+func relatedLocation(loc *locator, f *cache.File, m *Mapper, r analysis.Related) (protocol.Location, bool) {
+	targetURI := pathToURI(f.Path)
 	if f.Overlay != nil {
 		targetURI = protocol.DocumentURI(f.Overlay.URI)
 	}
 	if r.Path != "" && r.Path != f.Path {
-		target = snap.File(r.Path)
-		targetURI = pathToURI(r.Path)
-		if target.Overlay != nil {
-			targetURI = protocol.DocumentURI(target.Overlay.URI)
-		}
-		m = NewMapper(target.Content)
+		targetURI = loc.uri(r.Path)
+		m = loc.mapper(r.Path)
 	}
 	rng, err := m.Range(r.Span)
 	if err != nil {

@@ -37,7 +37,7 @@ func (s *Server) definitionsAt(ctx context.Context, uri protocol.DocumentURI, po
 	if !ok || !f.Exists || f.ReadErr != nil {
 		return nil, nil, nil
 	}
-	offset, err := NewMapper(f.Content).PositionOffset(pos)
+	offset, err := s.mappers.of(f).PositionOffset(pos)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -57,7 +57,7 @@ func (s *Server) definitionsAt(ctx context.Context, uri protocol.DocumentURI, po
 
 // locations converts places (in any file of snap) to LSP locations.
 func (s *Server) locations(snap *cache.Snapshot, places []effective.Place) []protocol.Location {
-	conv := newLocator(snap)
+	conv := newLocator(snap, s.mappers)
 	out := make([]protocol.Location, 0, len(places))
 	for _, p := range places {
 		loc, err := conv.location(p.Path, p.Span)
@@ -72,21 +72,23 @@ func (s *Server) locations(snap *cache.Snapshot, places []effective.Place) []pro
 }
 
 // locator converts spans of a snapshot's files to locations, with one
-// Mapper per file for a whole request.
+// Mapper per file version: those of the session's cache when given one,
+// else one per file for the locator's life.
 type locator struct {
 	snap    *cache.Snapshot
+	cache   *mapperCache
 	mappers map[string]*Mapper
 }
 
-func newLocator(snap *cache.Snapshot) *locator {
-	return &locator{snap: snap, mappers: map[string]*Mapper{}}
+func newLocator(snap *cache.Snapshot, c *mapperCache) *locator {
+	return &locator{snap: snap, cache: c, mappers: map[string]*Mapper{}}
 }
 
 // mapper returns the Mapper of path's content in the snapshot.
 func (l *locator) mapper(path string) *Mapper {
 	m, ok := l.mappers[path]
 	if !ok {
-		m = NewMapper(l.snap.File(path).Content)
+		m = l.cache.of(l.snap.File(path))
 		l.mappers[path] = m
 	}
 	return m

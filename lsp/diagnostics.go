@@ -158,7 +158,7 @@ func (d *diagnoser) diagnose(snap *cache.Snapshot, f *cache.File, opts cache.Dia
 	if f.ReadErr != nil {
 		d.s.logger.Warn("cannot read file", "path", f.Path, "error", f.ReadErr)
 	}
-	p.diags = toProtocolDiagnostics(snap, f, found, d.s.logger)
+	p.diags = convertDiagnostics(newLocator(snap, d.s.mappers), f, found, d.s.logger)
 	return p, true
 }
 

@@ -70,8 +70,9 @@ func EffectiveView(snap *cache.Snapshot, r *effective.Result, opts cache.Diagnos
 			t.Dropped = append(t.Dropped, DroppedFile{Path: cache.DisplayPath(src.Path, opts), Reason: src.Dropped})
 		}
 	}
+	loc := newLocator(snap, nil) // one Mapper per file, not per definition
 	place := func(d *effective.Definition, state string) EffectivePlace {
-		line, _, _ := NewMapper(snap.File(d.Source.Path).Content).LineColumn(d.Member.Key.Span.Start)
+		line, _, _ := loc.mapper(d.Source.Path).LineColumn(d.Member.Key.Span.Start)
 		return EffectivePlace{Path: cache.DisplayPath(d.Source.Path, opts), Line: line, Layer: d.Source.Layer.Label, State: state}
 	}
 	for _, s := range r.Servers {

@@ -27,7 +27,7 @@ func (s *Server) Formatting(ctx context.Context, params *protocol.DocumentFormat
 	if !ok || !f.Exists {
 		return edits, nil
 	}
-	m := NewMapper(f.Content)
+	m := s.mappers.of(f)
 	for _, e := range format.Edits(f.Content, format.Options{
 		TabSize:            int(params.Options.TabSize),
 		InsertSpaces:       params.Options.InsertSpaces,

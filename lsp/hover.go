@@ -23,12 +23,13 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 	if !ok || !f.Exists {
 		return nil, nil
 	}
-	m := NewMapper(f.Content)
+	m := s.mappers.of(f)
 	offset, err := m.PositionOffset(params.Position)
 	if err != nil {
 		return nil, err
 	}
 	launch := cache.LaunchDir(path, kind, opts.Folders)
+	loc := newLocator(snap, s.mappers)
 	h, ok := effective.HoverAt(effective.HoverInput{
 		Path:     path,
 		File:     snap.Parse(f),
@@ -38,7 +39,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 		Registry: opts.Registry,
 		Verdicts: snap.Analysis().Verdicts,
 		Display:  func(p string) string { return cache.DisplayPath(p, opts) },
-		Line:     func(p string, off int) int { return lineOf(snap, p, off) },
+		Line:     func(p string, off int) int { return lineOf(loc, p, off) },
 	})
 	if !ok {
 		return nil, nil
@@ -54,8 +55,8 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 }
 
 // lineOf is the 1-based line of offset in path, for "file:line" in hover.
-func lineOf(snap *cache.Snapshot, path string, offset int) int {
-	line, _, err := NewMapper(snap.File(path).Content).LineColumn(offset)
+func lineOf(loc *locator, path string, offset int) int {
+	line, _, err := loc.mapper(path).LineColumn(offset)
 	if err != nil {
 		return 0
 	}

@@ -70,6 +70,7 @@ type Server struct {
 	conn    jsonrpc2.Conn
 	session *cache.Session
 	diags   *diagnoser
+	mappers *mapperCache
 
 	mu        sync.Mutex
 	lifecycle lifecycleState
@@ -162,6 +163,7 @@ func newServer(opts Options) *Server {
 		opts:    opts,
 		logger:  opts.Logger,
 		session: cache.NewSession(opts.FS, opts.Registry),
+		mappers: newMapperCache(),
 		exited:  make(chan struct{}),
 	}
 }

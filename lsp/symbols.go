@@ -26,7 +26,7 @@ func (s *Server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSy
 	if !ok || !f.Exists || f.ReadErr != nil {
 		return out, nil
 	}
-	m := NewMapper(f.Content)
+	m := s.mappers.of(f)
 	for _, sym := range effective.Symbols(snap.Parse(f), kind) {
 		ds, err := documentSymbol(m, sym)
 		if err != nil {
@@ -75,7 +75,7 @@ func symbolKind(k effective.SymbolKind) protocol.SymbolKind {
 func (s *Server) Symbols(ctx context.Context, params *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
 	snap, opts := s.view(ctx)
 	out := []protocol.SymbolInformation{}
-	loc := newLocator(snap)
+	loc := newLocator(snap, s.mappers)
 	for _, path := range s.knownFiles(snap, opts) {
 		kind, ok := opts.Registry.Match(path, opts.Env)
 		f := snap.File(path)

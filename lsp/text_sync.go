@@ -61,6 +61,7 @@ func (s *Server) DidSave(_ context.Context, params *protocol.DidSaveTextDocument
 	// Other files may have changed too (a save-all, a tool rewriting its
 	// config): re-read everything from disk, which is cheap at this size.
 	s.session.ForgetDisk()
+	s.session.ForgetLookups()
 	s.diags.trigger()
 	return nil
 }
@@ -78,6 +79,7 @@ func (s *Server) DidChangeWatchedFiles(_ context.Context, params *protocol.DidCh
 	if len(paths) == 0 {
 		s.session.ForgetDisk()
 	}
+	s.session.ForgetLookups()
 	s.diags.trigger()
 	return nil
 }

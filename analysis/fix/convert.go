@@ -343,15 +343,25 @@ func servers(doc *Document) []*sourceServer {
 	if doc.Kind == nil {
 		return nil
 	}
+	if doc.sources == nil {
+		out := listServers(doc)
+		doc.sources = &out
+	}
+	return *doc.sources
+}
+
+func listServers(doc *Document) []*sourceServer {
 	var out []*sourceServer
+	index := map[*jsonc.Member]int{} // a linear search made this quadratic in the servers
 	for i := range doc.Kind.Readers {
 		r := &doc.Kind.Readers[i]
 		for _, sm := range analysis.FindServerMaps(doc.parsed(), r) {
 			for _, s := range sm.Servers() {
-				j := slices.IndexFunc(out, func(x *sourceServer) bool { return x.server.Member == s.Member })
-				if j < 0 {
+				j, ok := index[s.Member]
+				if !ok {
 					out = append(out, &sourceServer{server: s})
 					j = len(out) - 1
+					index[s.Member] = j
 				}
 				if !slices.Contains(out[j].dialects, string(r.Dialect)) {
 					out[j].dialects = append(out[j].dialects, string(r.Dialect))

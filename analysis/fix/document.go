@@ -24,6 +24,9 @@ type Document struct {
 	// fallback is the layout to use when Content has no line break to
 	// learn from (a target file written on one line takes the source's).
 	fallback *Layout
+	// sources memoizes servers(d): converting one server into each
+	// dialect lists the file's servers once, not once per dialect.
+	sources *[]*sourceServer
 }
 
 // isJSON reports whether the document is JSON or JSONC text, the only

@@ -1,9 +1,12 @@
 package cache
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
@@ -40,16 +43,19 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 		return f, nil, f.Exists
 	}
 	cfg, _, _ := s.Config(filepath.Dir(path), opts)
-	found = analysis.AnalyzeFile(analysis.FileInput{
-		Path:     path,
-		Content:  f.Content,
-		Parsed:   s.Parse(f),
-		Kind:     kind,
-		Registry: opts.Registry,
-		Config:   cfg,
-		Cache:    s.analysis,
-		Resolver: resolver{snap: s, home: opts.Env.Home, lookup: cfg.CommandLookup},
-	})
+	key := analysisKey{hash: f.Hash, generation: s.generation, registry: opts.Registry, env: opts.Env, config: fmt.Sprint(cfg)}
+	found = slices.Clone(s.analyses.get(path, key, func() []analysis.Diagnostic {
+		return analysis.AnalyzeFile(analysis.FileInput{
+			Path:     path,
+			Content:  f.Content,
+			Parsed:   s.Parse(f),
+			Kind:     kind,
+			Registry: opts.Registry,
+			Config:   cfg,
+			Cache:    s.analysis,
+			Resolver: resolver{snap: s, lookups: s.lookups, home: opts.Env.Home, lookup: cfg.CommandLookup},
+		})
+	}))
 	if len(opts.Folders) > 0 {
 		found = append(found, cfg.Filter(s.Workspace(opts).CrossFile[path])...)
 		analysis.SortDiagnostics(found)
@@ -90,4 +96,43 @@ func (s *Snapshot) Config(dir string, opts DiagnoseOptions) (analysis.Config, st
 	}
 	cfg, p := opts.Settings.Apply(cfg, opts.Registry)
 	return cfg, projectPath, append(problems, p...)
+}
+
+// analysisMemo keeps each file's last per-file findings (everything but
+// the cross-file ones) with what they were computed from, so that an edit
+// in one file re-analyses that file only: the others' findings are
+// reused while their content, the session's generation (what lookups of
+// files and programs may answer) and their configuration stay the same.
+type analysisMemo struct {
+	mu      sync.Mutex
+	entries map[string]analysisEntry
+}
+
+type analysisEntry struct {
+	key   analysisKey
+	found []analysis.Diagnostic
+}
+
+type analysisKey struct {
+	hash       [sha256.Size]byte
+	generation uint64
+	registry   *registry.Registry
+	env        registry.Env
+	config     string // the analysis.Config, printed (maps print sorted)
+}
+
+// get returns path's findings for key, computing them when the memo holds
+// none for it. The result is shared: callers must not modify it.
+func (m *analysisMemo) get(path string, key analysisKey, compute func() []analysis.Diagnostic) []analysis.Diagnostic {
+	m.mu.Lock()
+	e, ok := m.entries[path]
+	m.mu.Unlock()
+	if ok && e.key == key {
+		return e.found
+	}
+	found := compute()
+	m.mu.Lock()
+	m.entries[path] = analysisEntry{key: key, found: found}
+	m.mu.Unlock()
+	return found
 }

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 )
@@ -14,7 +15,10 @@ import (
 // looks: nothing is ever executed.
 type resolver struct {
 	snap *Snapshot
-	home string
+	// lookups remembers the answers of LookPath: a 1,000-server file
+	// names the same few programs a thousand times.
+	lookups *lookupCache
+	home    string
 	// lookup enables command lookup (the command-not-found rule); off, every
 	// command is reported as found so the rule stays silent.
 	lookup bool
@@ -28,8 +32,43 @@ func (r resolver) LookPath(command, dir string) bool {
 	if !r.lookup {
 		return true
 	}
+	if r.lookups == nil {
+		return lookPath(command, dir, r.home)
+	}
+	return r.lookups.get(lookupKey{command: command, path: os.Getenv("PATH"), dir: dir, home: r.home})
+}
+
+// lookupCache memoizes command lookups per (command, PATH, directory) for
+// a session until an event says the machine may have changed: a save, a
+// watched-file event, new settings (Session.ForgetLookups).
+type lookupCache struct {
+	mu    sync.Mutex
+	found map[lookupKey]bool
+}
+
+type lookupKey struct{ command, path, dir, home string }
+
+func newLookupCache() *lookupCache { return &lookupCache{found: map[lookupKey]bool{}} }
+
+func (c *lookupCache) get(k lookupKey) bool {
+	c.mu.Lock()
+	found, ok := c.found[k]
+	c.mu.Unlock()
+	if ok {
+		return found
+	}
+	found = lookPath(k.command, k.dir, k.home)
+	c.mu.Lock()
+	c.found[k] = found
+	c.mu.Unlock()
+	return found
+}
+
+// lookPath looks command up: a PATH search for a bare name, a stat for a
+// path (relative ones from dir).
+func lookPath(command, dir, home string) bool {
 	if strings.ContainsRune(command, '/') || strings.ContainsRune(command, filepath.Separator) {
-		p := r.expandHome(command)
+		p := expandHome(command, home)
 		if !filepath.IsAbs(p) {
 			if dir == "" {
 				return true // cannot know where it would start: do not guess
@@ -46,12 +85,12 @@ func (r resolver) LookPath(command, dir string) bool {
 // FileExists implements analysis.Resolver over the snapshot, with a stat
 // (Snapshot.Exists): the file a {file:...} reference names is never read.
 func (r resolver) FileExists(path string) bool {
-	return r.snap.Exists(r.expandHome(path))
+	return r.snap.Exists(expandHome(path, r.home))
 }
 
-func (r resolver) expandHome(p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok && r.home != "" {
-		return filepath.Join(r.home, rest)
+func expandHome(p, home string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
+		return filepath.Join(home, rest)
 	}
 	return p
 }

@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
-	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -20,9 +19,16 @@ type Session struct {
 	// analysis holds the verdicts on entries and the per-entry findings
 	// for the session's lifetime (analysis.Cache), keyed by content.
 	analysis *analysis.Cache
+	analyses *analysisMemo
 
 	mu      sync.Mutex
 	current *Snapshot
+	// generation increases whenever the answers of a file's analysis
+	// about other files or programs may change: files read again from
+	// disk, buffers opened or closed, command lookups forgotten. Edits
+	// to an open buffer keep it, so the other files' analyses are reused.
+	generation uint64
+	lookups    *lookupCache
 }
 
 // NewSession starts with an empty snapshot over fs (nil: the disk, read
@@ -37,13 +43,20 @@ func NewSession(fs FileSystem, reg *registry.Registry) *Session {
 	if reg == nil {
 		reg = registry.Default()
 	}
-	s := &Session{fs: fs, reads: reads, reg: reg, parses: &parseCache{entries: map[parseKey]*jsonc.File{}}, analysis: analysis.NewCache()}
+	s := &Session{
+		fs: fs, reads: reads, reg: reg, parses: newParseCache(), analysis: analysis.NewCache(),
+		analyses: &analysisMemo{entries: map[string]analysisEntry{}},
+		lookups:  newLookupCache(),
+	}
 	s.current = s.newSnapshot(0, map[string]*Overlay{})
 	return s
 }
 
 func (s *Session) newSnapshot(id uint64, overlays map[string]*Overlay) *Snapshot {
-	return &Snapshot{id: id, overlays: overlays, fs: s.fs, reads: s.reads, skim: s.reg.SkimPaths, parses: s.parses, analysis: s.analysis, disk: map[string]*File{}}
+	return &Snapshot{
+		id: id, overlays: overlays, fs: s.fs, reads: s.reads, skim: s.reg.SkimPaths, parses: s.parses, analysis: s.analysis, disk: map[string]*File{},
+		generation: s.generation, lookups: s.lookups, analyses: s.analyses,
+	}
 }
 
 // Snapshot returns the current snapshot.
@@ -79,21 +92,41 @@ func (s *Session) Modify(mods []Modification, diskChanged []string) *Snapshot {
 
 // ForgetDisk returns a new current snapshot that re-reads every file from
 // disk, for events that may have changed any of them (a watcher overflow,
-// a new workspace folder).
+// a new workspace folder, a save).
 func (s *Session) ForgetDisk() *Snapshot {
 	return s.modify(nil, nil, true)
+}
+
+// ForgetLookups returns a new current snapshot that looks commands up
+// again, for the events after which a program may have appeared or gone:
+// a save, a watched-file event, a change of settings (the user may have
+// installed the program they were told was missing).
+func (s *Session) ForgetLookups() *Snapshot {
+	s.mu.Lock()
+	s.lookups = newLookupCache()
+	s.generation++
+	s.mu.Unlock()
+	return s.modify(nil, nil, false)
 }
 
 func (s *Session) modify(mods []Modification, diskChanged []string, forgetAll bool) *Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	overlays := maps.Clone(s.current.overlays)
+	changed := forgetAll || len(diskChanged) > 0
 	for _, m := range mods {
+		_, had := overlays[m.Path]
 		if m.Overlay == nil {
 			delete(overlays, m.Path)
 		} else {
 			overlays[m.Path] = m.Overlay
 		}
+		changed = changed || had != (m.Overlay != nil)
+	}
+	if changed {
+		// A program may have been installed, a file created or deleted:
+		// what other files' analyses looked up may differ now.
+		s.generation++
 	}
 	next := s.newSnapshot(s.current.id+1, overlays)
 	if !forgetAll {

@@ -25,6 +25,7 @@ import (
 	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 )
@@ -50,6 +51,16 @@ type Overlay struct {
 	URI     string // as the client sent it, so publishes use the same spelling
 	Version int32
 	Content []byte
+
+	hashOnce sync.Once
+	hash     [sha256.Size]byte
+}
+
+// Hash is the SHA-256 of the content, computed once per buffer version
+// however many snapshots and analyses ask.
+func (o *Overlay) Hash() [sha256.Size]byte {
+	o.hashOnce.Do(func() { o.hash = sha256.Sum256(o.Content) })
+	return o.hash
 }
 
 // File is one file as a snapshot sees it: the open buffer if there is one,
@@ -99,11 +110,16 @@ type Snapshot struct {
 	// analysis is the session's cache of verdicts and per-entry findings,
 	// shared by every snapshot: it is keyed by content, not by version.
 	analysis *analysis.Cache
+	analyses *analysisMemo
+	// generation and lookups: see Session.
+	generation uint64
+	lookups    *lookupCache
 
 	mu         sync.Mutex
 	disk       map[string]*File
 	stats      map[string]bool // Exists answers from a stat
 	workspaces map[string]*WorkspaceAnalysis
+	effective  map[string][]*effective.Result
 }
 
 // Analysis is the session's analysis cache (verdicts on entries and
@@ -133,7 +149,7 @@ func (s *Snapshot) Overlay(path string) (*Overlay, bool) {
 // File returns path's content in this snapshot.
 func (s *Snapshot) File(path string) *File {
 	if o, ok := s.overlays[path]; ok {
-		return &File{Path: path, Content: o.Content, Hash: sha256.Sum256(o.Content), Overlay: o, Exists: true}
+		return &File{Path: path, Content: o.Content, Hash: o.Hash(), Overlay: o, Exists: true}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -201,7 +217,7 @@ func (s *Snapshot) Parse(f *File) *jsonc.File {
 		f.parse.once.Do(func() { f.parse.file = fm.parse(f.Content) })
 		return f.parse.file
 	}
-	return s.parses.get(parseKey{f.Hash, fm.kind}, fm, f.Content)
+	return s.parses.get(f.Path, parseKey{f.Hash, fm.kind}, fm, f.Content)
 }
 
 // TooLarge reports whether f is not analysed for its size, and the limit
@@ -271,35 +287,52 @@ type parseKey struct {
 	format formatKind
 }
 
-// parseCache memoizes parses by content hash and format. It keeps the
-// most recent entries only: an editing session produces a new hash per
-// keystroke.
+// parseCache memoizes the parses of open buffers (and of files read
+// through an injected FileSystem) by content hash and format. It keeps
+// the newest version of each file only: an editing session produces a new
+// hash per keystroke, and a 1,000-server file's tree is megabytes, so
+// keeping old versions is what made memory grow with typing. A snapshot
+// still working on an older version parses it again if it must.
 type parseCache struct {
 	mu      sync.Mutex
-	entries map[parseKey]*jsonc.File
-	order   []parseKey
+	entries map[parseKey]*parseEntry
+	latest  map[string]parseKey // each path's newest parse
 }
 
-const parseCacheSize = 256
+type parseEntry struct {
+	file  *jsonc.File
+	paths int // how many paths' newest version this is
+}
 
-func (c *parseCache) get(key parseKey, fm format, content []byte) *jsonc.File {
+func newParseCache() *parseCache {
+	return &parseCache{entries: map[parseKey]*parseEntry{}, latest: map[string]parseKey{}}
+}
+
+func (c *parseCache) get(path string, key parseKey, fm format, content []byte) *jsonc.File {
 	c.mu.Lock()
-	if f, ok := c.entries[key]; ok {
+	if e, ok := c.entries[key]; ok {
 		c.mu.Unlock()
-		return f
+		return e.file
 	}
 	c.mu.Unlock()
 	f := fm.parse(content) // outside the lock: parses of different files run in parallel
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old, ok := c.entries[key]; ok {
-		return old
+	e, ok := c.entries[key]
+	if !ok {
+		e = &parseEntry{file: f}
+		c.entries[key] = e
 	}
-	if len(c.order) >= parseCacheSize {
-		delete(c.entries, c.order[0])
-		c.order = c.order[1:]
+	if old, had := c.latest[path]; !had || old != key {
+		if had {
+			if oe := c.entries[old]; oe != nil {
+				if oe.paths--; oe.paths <= 0 {
+					delete(c.entries, old)
+				}
+			}
+		}
+		c.latest[path] = key
+		e.paths++
 	}
-	c.entries[key] = f
-	c.order = append(c.order, key)
-	return f
+	return e.file
 }

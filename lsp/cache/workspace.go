@@ -34,7 +34,30 @@ type WorkspaceAnalysis struct {
 // .mcp.json but no config.toml), and those that have no files of their own
 // at all (Atomic TUI reads only other tools' files). Their view of those
 // files matters only to those who run them.
+//
+// Results are memoized per snapshot, directory and tool selection: the
+// diagnostics of a snapshot, hover, definition, references, code actions
+// and the effective view all share one computation. Callers must not
+// modify them.
 func (s *Snapshot) Effective(dir, gitRoot string, opts DiagnoseOptions) []*effective.Result {
+	key := dir + "\x00" + gitRoot + "\x00" + strings.Join(opts.Settings.Tools, ",")
+	s.mu.Lock()
+	out, ok := s.effective[key]
+	s.mu.Unlock()
+	if ok {
+		return out
+	}
+	out = s.computeEffective(dir, gitRoot, opts)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.effective == nil {
+		s.effective = map[string][]*effective.Result{}
+	}
+	s.effective[key] = out
+	return out
+}
+
+func (s *Snapshot) computeEffective(dir, gitRoot string, opts DiagnoseOptions) []*effective.Result {
 	cfg, _, _ := s.Config(dir, opts)
 	var out []*effective.Result
 	for _, tool := range opts.Registry.Tools() {
