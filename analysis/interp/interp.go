@@ -217,6 +217,13 @@ func IsPredefined(name string) bool {
 func Scan(s string, f Forms) []Ref {
 	var out []Ref
 	for i := 0; i < len(s); {
+		// Every reference starts with "$" or "{": jump to the next one
+		// (most strings have none, and every string is scanned).
+		j := strings.IndexAny(s[i:], "${")
+		if j < 0 {
+			break
+		}
+		i += j
 		if r, ok := f.at(s, i); ok {
 			out = append(out, r)
 			i = r.End
