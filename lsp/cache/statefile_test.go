@@ -99,7 +99,9 @@ func TestStateFileAnalysedForItsMCPPartsOnly(t *testing.T) {
 		}
 		return out
 	}
-	if !slices.EqualFunc(skimmed, want, func(a, b analysis.Diagnostic) bool { return a.Span == b.Span && a.Code == b.Code && a.Message == b.Message }) {
+	if !slices.EqualFunc(skimmed, want, func(a, b analysis.Diagnostic) bool {
+		return a.Span == b.Span && a.Code == b.Code && a.Message == b.Message
+	}) {
 		t.Fatalf("skimmed findings %v, want %v", codes(skimmed), codes(want))
 	}
 	if len(want) < 2 {
