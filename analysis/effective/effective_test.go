@@ -184,16 +184,38 @@ func TestClaudeCode_ApprovalCountsOnlyWhenTrusted_VerifiedClaudeCode2_1_328(t *t
 	if server(t, r, "a").Winner == nil || server(t, r, "b").Winner == nil {
 		t.Error("trusted: approved servers start")
 	}
-	w["/repo/sub/.claude/settings.json"] = `{"enableAllProjectMcpServers": true}`
-	w["/home/u/.claude.json"] = `{"projects": {"/repo/sub": {"hasTrustDialogAccepted": true}}}`
-	r = compute(t, "claude-code", w, "/repo/sub", "/repo")
-	if server(t, r, "b").Winner != nil {
-		t.Error("trust is looked up under the git root, not the launch directory")
+}
+
+// TestClaudeCode_TrustFromLaunchDirUpToGitRoot_VerifiedClaudeCode2_1_328:
+// the trust is found under projects["<dir>"] for the launch directory or
+// any directory above it up to the git root; not above the git root, and
+// outside a repository only for the launch directory (runs of
+// `claude mcp list`, 2.1.328).
+func TestClaudeCode_TrustFromLaunchDirUpToGitRoot_VerifiedClaudeCode2_1_328(t *testing.T) {
+	trusted := func(dir string) string {
+		return `{"projects": {"` + dir + `": {"hasTrustDialogAccepted": true}}}`
 	}
-	w["/home/u/.claude.json"] = `{"projects": {"/repo": {"hasTrustDialogAccepted": true}}}`
-	r = compute(t, "claude-code", w, "/repo/sub", "/repo")
-	if server(t, r, "b").Winner == nil {
-		t.Error("the git root trusted, launched in a subdirectory: approved servers start")
+	for _, c := range []struct {
+		launch, gitRoot, trustedDir string
+		starts                      bool
+	}{
+		{"/w/repo", "/w/repo", "/w/repo", true},
+		{"/w/repo", "/w/repo", "/w", false}, // above the git root
+		{"/w/repo/sub", "/w/repo", "/w/repo/sub", true},
+		{"/w/repo/sub", "/w/repo", "/w/repo", true},
+		{"/w/repo/sub/deeper", "/w/repo", "/w/repo/sub", true},
+		{"/w/repo/sub", "", "/w/repo/sub", true},
+		{"/w/repo/sub", "", "/w/repo", false}, // no repository: the launch directory only
+	} {
+		w := world{
+			"/w/repo/.mcp.json":                       `{"mcpServers": {"api": {"command": "/bin/true"}}}`,
+			c.launch + "/.claude/settings.local.json": `{"enableAllProjectMcpServers": true}`,
+			"/home/u/.claude.json":                    trusted(c.trustedDir),
+		}
+		s := server(t, compute(t, "claude-code", w, c.launch, c.gitRoot), "api")
+		if got := s.Winner != nil; got != c.starts {
+			t.Errorf("launched in %s (git root %q), trusted %s: starts = %v, want %v (%+v)", c.launch, c.gitRoot, c.trustedDir, got, c.starts, s.Definitions[0].Gate)
+		}
 	}
 }
 

@@ -138,33 +138,54 @@ func (g *gateReader) readTrust(layer *registry.Layer) *Gate {
 }
 
 // readGateTrust returns nil when the layer's GateTrust key is true, else
-// the gate that holds the servers back, naming the key and the file.
+// the gate that holds the servers back, naming the key and the file. A
+// "{launchDirUpToGitRoot}" segment of the key stands for each directory
+// from the launch directory up to its git root (the launch directory
+// alone outside a repository): the key true for any of them is enough.
 func (g *gateReader) readGateTrust(layer *registry.Layer) *Gate {
 	gt := layer.GateTrust
-	key := expandSegments(g.in, gt.Key)
 	path, ok := expand(g.in, gt.File)
+	var root *jsonc.Node
 	if ok {
-		if f := g.in.Files(path); f != nil && f.Root != nil && len(key) > 0 {
-			if obj := lookup(f.Root, key[:len(key)-1]...); obj != nil {
-				if m := obj.Get(key[len(key)-1]); m != nil && m.Value != nil && m.Value.Kind == jsonc.True {
-					return nil
-				}
+		if f := g.in.Files(path); f != nil {
+			root = f.Root
+		}
+	}
+	var first []string
+	for _, key := range trustKeys(g.in, gt.Key) {
+		if first == nil {
+			first = key
+		}
+		if obj := lookup(root, key[:len(key)-1]...); obj != nil {
+			if m := obj.Get(key[len(key)-1]); m != nil && m.Value != nil && m.Value.Kind == jsonc.True {
+				return nil
 			}
 		}
 	}
-	return &Gate{State: GatePendingApproval, Why: fmt.Sprintf("%s: %s is not true in %s", gt.Why, jsonPath(key), homeShort(g.in.Env, path))}
+	why := fmt.Sprintf("%s: %s is not true in %s", gt.Why, jsonPath(first), homeShort(g.in.Env, path))
+	if slices.Contains(gt.Key, "{launchDirUpToGitRoot}") && g.in.GitRoot != "" && filepath.Clean(g.in.GitRoot) != filepath.Clean(g.in.LaunchDir) {
+		why += ", nor for a directory above it up to the git root " + filepath.ToSlash(g.in.GitRoot)
+	}
+	return &Gate{State: GatePendingApproval, Why: why}
 }
 
-// homeShort writes a path under the home directory as ~/...
-func homeShort(env registry.Env, path string) string {
-	if env.Home == "" {
-		return path
+// trustKeys expands a trust key: one key per directory for a
+// "{launchDirUpToGitRoot}" segment (the launch directory first), else the
+// key with its {launchDir} and {gitRoot} segments resolved.
+func trustKeys(in Input, key []string) [][]string {
+	i := slices.Index(key, "{launchDirUpToGitRoot}")
+	if i < 0 {
+		return [][]string{expandSegments(in, key)}
 	}
-	rel, err := filepath.Rel(env.Home, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return path
+	dirs := walkDirs(in, "git-root")
+	slices.Reverse(dirs)
+	var out [][]string
+	for _, d := range dirs {
+		k := expandSegments(in, key)
+		k[i] = filepath.ToSlash(d)
+		out = append(out, k)
 	}
-	return "~/" + filepath.ToSlash(rel)
+	return out
 }
 
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -215,4 +236,16 @@ func stringList(m *jsonc.Member) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// homeShort writes a path under the home directory as ~/...
+func homeShort(env registry.Env, path string) string {
+	if env.Home == "" {
+		return path
+	}
+	rel, err := filepath.Rel(env.Home, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return path
+	}
+	return "~/" + filepath.ToSlash(rel)
 }

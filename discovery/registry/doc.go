@@ -71,8 +71,10 @@
 //	                  path templates, or {"path", "at": [JSON path of the
 //	                  object holding the gate's keys, "{gitRoot}" and
 //	                  "{launchDir}" allowed]}
-//	  "gateTrust":    Basis + {"file", "key": [JSON path of a boolean],
-//	                  "why"}: until that boolean is true the gate stays
+//	  "gateTrust":    Basis + {"file", "key": [JSON path of a boolean; a
+//	                  "{launchDirUpToGitRoot}" segment: any directory from
+//	                  the launch directory up to the git root], "why"}:
+//	                  until that boolean is true the gate stays
 //	                  closed whatever the gate files say (Claude Code
 //	                  2.1.328's hasTrustDialogAccepted); a rejection stands
 //	  "fallbackFor":  an earlier layer's id: read only when it found no file
