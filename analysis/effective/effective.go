@@ -312,7 +312,11 @@ func resolve(tool *registry.Tool, name string, ds []*Definition, deep bool) *Ser
 			s.Enabled = false
 		}
 	}
-	s.Variables = variables(tool, s.Fields)
+	values := make([]*jsonc.Node, len(s.Fields))
+	for i, f := range s.Fields {
+		values[i] = f.Member.Value
+	}
+	s.Variables = verdict.Variables(tool, values)
 	return s
 }
 

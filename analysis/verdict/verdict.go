@@ -139,6 +139,10 @@ type Verdict struct {
 	// Program is the program the reader would start ("" for a remote
 	// entry, or when the command is not a string).
 	Program string
+	// Variables are the environment variables the entry reads in the
+	// tool's interpolation syntax, from the keys the reader keeps (an
+	// "env" OpenCode strips reads nothing), without those with a default.
+	Variables []string
 }
 
 // Why is the first reason with the verdict's outcome, for a short
@@ -262,6 +266,15 @@ func judge(reg *registry.Registry, r *registry.Reader, e Entry) *Verdict {
 	}
 	for _, reason := range NameReasons(reg, r, e.Name) {
 		v.add(reason)
+	}
+	if t, ok := reg.Tool(r.Tool); ok && n.Kind == jsonc.Object {
+		var kept []*jsonc.Node
+		for _, m := range lastMembers(n) {
+			if !v.Ignores(m.Key.Str) {
+				kept = append(kept, m.Value)
+			}
+		}
+		v.Variables = Variables(t, kept)
 	}
 	return v
 }

@@ -1,4 +1,4 @@
-package effective
+package verdict
 
 import (
 	"slices"
@@ -8,11 +8,13 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
-// variables lists the environment variables the merged definition reads,
-// in the tool's own interpolation syntax, so hover can say "depends on
-// $GITHUB_TOKEN". References with a default are not listed. The scanner
-// is package interp, the same the interpolation rules use.
-func variables(tool *registry.Tool, fields []Field) []string {
+// Variables lists the environment variables the values read, in the
+// tool's own interpolation syntax, so hover can say "depends on
+// $GITHUB_TOKEN": the fields of one entry (a Verdict's Variables) or of a
+// merged definition (the effective view). References with a default are
+// not listed. The scanner is package interp, the same the interpolation
+// rules use.
+func Variables(tool *registry.Tool, values []*jsonc.Node) []string {
 	forms := interp.FormsOf(tool.Interpolation.Forms)
 	if forms.Empty() {
 		return nil
@@ -41,8 +43,8 @@ func variables(tool *registry.Tool, fields []Field) []string {
 			}
 		}
 	}
-	for _, f := range fields {
-		walk(f.Member.Value)
+	for _, v := range values {
+		walk(v)
 	}
 	out := make([]string, 0, len(seen))
 	for v := range seen {
