@@ -139,10 +139,25 @@ type Verdict struct {
 	// Program is the program the reader would start ("" for a remote
 	// entry, or when the command is not a string).
 	Program string
-	// Variables are the environment variables the entry reads in the
-	// tool's interpolation syntax, from the keys the reader keeps (an
-	// "env" OpenCode strips reads nothing), without those with a default.
-	Variables []string
+}
+
+// VariablesOf lists the environment variables the entry value (the one
+// this verdict is about) reads in tool's interpolation syntax, from the
+// keys the reader keeps (an "env" OpenCode strips reads nothing), without
+// those with a default. It is computed on demand, not with the verdict:
+// scanning every string of every entry is a large part of judging a big
+// file, and only hover and the effective view ask.
+func (v *Verdict) VariablesOf(tool *registry.Tool, value *jsonc.Node) []string {
+	if value == nil || value.Kind != jsonc.Object {
+		return nil
+	}
+	var kept []*jsonc.Node
+	for _, m := range lastMembers(value) {
+		if !v.Ignores(m.Key.Str) {
+			kept = append(kept, m.Value)
+		}
+	}
+	return Variables(tool, kept)
 }
 
 // Why is the first reason with the verdict's outcome, for a short
@@ -266,15 +281,6 @@ func judge(reg *registry.Registry, r *registry.Reader, e Entry) *Verdict {
 	}
 	for _, reason := range NameReasons(reg, r, e.Name) {
 		v.add(reason)
-	}
-	if t, ok := reg.Tool(r.Tool); ok && n.Kind == jsonc.Object {
-		var kept []*jsonc.Node
-		for _, m := range lastMembers(n) {
-			if !v.Ignores(m.Key.Str) {
-				kept = append(kept, m.Value)
-			}
-		}
-		v.Variables = Variables(t, kept)
 	}
 	return v
 }
