@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	gotoml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -140,8 +141,12 @@ func (b *builder) syntaxError(pos int, err error) span.Span {
 }
 
 // report records an error, at most jsonc.MaxErrors of them (the last one
-// then says there are more), as jsonc does.
+// then says there are more), as jsonc does. The span is widened to whole
+// characters: go-toml highlights one byte of a multi-byte character it
+// does not expect, and a span cutting through a character has no UTF-16
+// position of its own.
 func (b *builder) report(s span.Span, code, format string, args ...any) {
+	s = wholeChars(b.src, s)
 	if b.quiet {
 		b.suppressed = true
 		return
@@ -154,6 +159,29 @@ func (b *builder) report(s span.Span, code, format string, args ...any) {
 		code, msg = jsonc.CodeTooManyErrors, "too many errors; the rest are not reported"
 	}
 	b.errs = append(b.errs, jsonc.SyntaxError{Span: s, Code: code, Message: msg})
+}
+
+// wholeChars widens s to the characters it cuts through, counting an
+// invalid byte as a character of its own, as the language server's mapper
+// does. An empty span stays empty, at the start of its character.
+func wholeChars(src []byte, s span.Span) span.Span {
+	i := s.Start
+	for i > 0 && src[i-1] >= utf8.RuneSelf {
+		i-- // back to a place after an ASCII byte, where decoding is in step
+	}
+	for i < len(src) {
+		_, n := utf8.DecodeRune(src[i:])
+		if i+n > s.Start {
+			break
+		}
+		i += n
+	}
+	start, end := i, i
+	for end < s.End {
+		_, n := utf8.DecodeRune(src[end:])
+		end += n
+	}
+	return span.New(start, end)
 }
 
 // expression adds one top-level expression read from src[base:].
