@@ -155,7 +155,71 @@ func FuzzAnalyzeFile(f *testing.F) {
 		for path, ds := range crossFile(files) {
 			checkFindings(t, path, files, ds)
 		}
+		checkConversions(t, files)
 	})
+}
+
+// checkConversions computes every conversion code action of every JSON
+// file of the workspace (a server at a time, and whole files), and checks
+// their changes: a file is created only where none exists, and the edits
+// of an existing one are inside it, on character boundaries, apply, and
+// add no syntax error. The fuzzed file is a source, and a target of its
+// neighbours' servers.
+func checkConversions(t *testing.T, files map[string][]byte) {
+	t.Helper()
+	reg := registry.Default()
+	ws := &fix.Workspace{
+		Registry: reg, Env: fuzzEnv, ProjectDir: fuzzProject,
+		File: func(p string) ([]byte, bool, error) {
+			c, ok := files[p]
+			return c, ok, nil
+		},
+	}
+	for p, content := range files {
+		kind, ok := reg.Match(p, fuzzEnv)
+		if !ok {
+			t.Fatalf("no kind for %s", p)
+		}
+		doc := &fix.Document{Path: p, Content: content, Parsed: parseAs(p, content), Kind: kind}
+		convs := fix.FileConversions(doc, ws)
+		seen := map[string]bool{}
+		for i := range content {
+			if i == 0 || content[i-1] != '{' {
+				continue // a server's entry is an object: try just inside each
+			}
+			if name, ok := fix.ServerAt(doc, i, i); ok && !seen[name] {
+				seen[name] = true
+				convs = append(convs, fix.ServerConversions(doc, ws, i, i)...)
+			}
+		}
+		for _, c := range convs {
+			ch, err := c.Change()
+			if err != nil {
+				continue
+			}
+			what := c.Title + " of " + p
+			for _, cr := range ch.Creates {
+				if _, exists := files[cr.Path]; exists {
+					t.Fatalf("%s: creates %s, which exists", what, cr.Path)
+				}
+			}
+			for _, tp := range ch.Paths() {
+				edits := ch.EditsFor(tp)
+				if len(edits) == 0 {
+					continue
+				}
+				tc, ok := files[tp]
+				if !ok {
+					t.Fatalf("%s: edits %s, which does not exist", what, tp)
+				}
+				checkEdits(t, what, tp, tc, edits)
+				out, _ := fix.Apply(tc, edits)
+				if before, after := len(parseAs(tp, tc).Errors), len(parseAs(tp, out).Errors); after > before {
+					t.Fatalf("%s: %d syntax errors in %s after the edits, %d before:\n%s", what, after, tp, before, out)
+				}
+			}
+		}
+	}
 }
 
 // crossFile computes the cross-file findings of the workspace files, as
