@@ -419,11 +419,11 @@ func (c *semantic) invalidURL(e *semEntry) {
 		})
 		return
 	}
-	if len(refs) > 0 {
-		return // what the url becomes depends on the environment
-	}
 	var cannot []*registry.Reader
 	for i, v := range vs {
+		if forms, in := semToolForms(c.tool(v.r), "url"); in && len(interp.Scan(raw, forms)) > 0 {
+			continue // what the url becomes depends on the environment
+		}
 		if !parses || !slices.Contains(semURLSchemes(v.r, defs[i]), scheme) {
 			cannot = append(cannot, v.r)
 		}

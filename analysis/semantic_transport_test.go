@@ -180,6 +180,20 @@ func TestInvalidURL_ClaudeExpandsFirst_VerifiedClaudeCode2_1(t *testing.T) {
 	wantNone(t, semantics(t, "~/.claude.json", src), CodeInvalidURL)
 }
 
+// TestInvalidURL_OtherToolsReference_CursorKeepsIt: Cursor expands only
+// ${env:NAME}, ${userHome} and ${workspaceFolder}, so "${PORT}" stays in
+// its url and the url is no URL. Only a reference the reader itself
+// expands makes the url depend on the environment. Found by
+// FuzzConvertServer: the Copilot CLI file converted from such a Cursor
+// entry was flagged, its source was not.
+func TestInvalidURL_OtherToolsReference_CursorKeepsIt(t *testing.T) {
+	src := `{"mcpServers": {"api": {"type": "http", "url": "http://localhost:${PORT}/mcp"}}}`
+	wantOne(t, semantics(t, ".cursor/mcp.json", src), CodeInvalidURL, spanOf(t, src, `"http://localhost:${PORT}/mcp"`, 0), SeverityWarning,
+		`the url of server "api" is not an http(s) URL: Cursor accepts it but cannot connect`)
+	src = `{"mcpServers": {"api": {"type": "http", "url": "http://localhost:${env:PORT}/mcp"}}}`
+	wantNone(t, semantics(t, ".cursor/mcp.json", src), CodeInvalidURL)
+}
+
 func TestInvalidURL_NoScheme_OpenCodeAcceptsButCannotConnect_VerifiedOpenCode1_18(t *testing.T) {
 	src := `{"mcp": {"api": {"type": "remote", "url": "localhost:3000/mcp"}}}`
 	d := wantOne(t, semantics(t, "opencode.json", src), CodeInvalidURL, spanOf(t, src, `"localhost:3000/mcp"`, 0), SeverityWarning,
