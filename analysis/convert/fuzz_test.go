@@ -68,6 +68,47 @@ func FuzzConvertFile(f *testing.F) {
 	})
 }
 
+// FuzzConvertServer is FuzzConvertFile on files that hold one well-formed
+// server built from the fuzzed strings (name, command or url, an argument
+// or header, an environment variable, the transport type), so that the
+// fuzzer spends its time in the translation of variable references and
+// the writers rather than in the parser's error paths. An empty url makes
+// a local server, any other a remote one.
+func FuzzConvertServer(f *testing.F) {
+	f.Add("claude-code", "srv", "npx", "${HOME:-/tmp}/x", "API_KEY", "${API_KEY}", "", "")
+	f.Add("opencode", "données", "node", "{env:HOME}", "TOKEN", "{file:~/.t}", "", "")
+	f.Add("vscode", "a b", "", "Bearer ${input:tok}", "X-Key", "${env:KEY}", "https://x.example/${workspaceFolder}", "http")
+	f.Add("copilot-cli", "gh", "", "$TOKEN", "Authorization", "Bearer $GH", "https://api.example.com:${PORT:-443}/mcp", "sse")
+	f.Add("cursor", "c", "${userHome}/bin/s", "${env:A}", "K", "${workspaceFolder}", "", "")
+	f.Fuzz(func(t *testing.T, from, name, command, arg, key, value, url, typ string) {
+		from = fuzzDialect(from)
+		var entry map[string]any
+		switch {
+		case url == "" && from == schemas.OpenCode:
+			entry = map[string]any{"type": "local", "command": []string{command, arg}, "environment": map[string]string{key: value}}
+		case url == "":
+			entry = map[string]any{"command": command, "args": []string{arg}, "env": map[string]string{key: value}}
+			if from == schemas.VSCode {
+				entry["type"] = "stdio"
+			}
+		case from == schemas.OpenCode:
+			entry = map[string]any{"type": "remote", "url": url, "headers": map[string]string{key: value, "X-Arg": arg}}
+		default:
+			entry = map[string]any{"type": typ, "url": url, "headers": map[string]string{key: value, "X-Arg": arg}}
+		}
+		content, err := json.MarshalIndent(map[string]any{mapKeys[from]: map[string]any{name: entry}}, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, to := range convert.Dialects() {
+			out, losses, err := convert.ConvertFile(from, to, content)
+			if err == nil {
+				checkConverted(t, from, to, content, out, losses)
+			}
+		}
+	})
+}
+
 func checkConverted(t *testing.T, from, to string, content, out []byte, losses []convert.Loss) {
 	t.Helper()
 	fail := func(format string, args ...any) {
