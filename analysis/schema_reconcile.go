@@ -86,7 +86,7 @@ func (c *schemaCheck) rejected(sub *schemaSubject, g *schemaGroup) Diagnostic {
 	}
 	return Diagnostic{
 		Span:     g.span,
-		Severity: SeverityError,
+		Severity: schemaSeverity(g),
 		Code:     g.code,
 		Message:  msg,
 		Data:     c.data(sub, g.reporters, g.problems[0].Data),
@@ -131,7 +131,7 @@ func (c *schemaCheck) unknownType(sub *schemaSubject, g *schemaGroup) Diagnostic
 		// A guess from the spelling: not safe.
 		extra[FixKey] = Fix{Kind: FixReplaceValue, Key: "type", Value: suggestion}
 	}
-	return Diagnostic{Span: g.span, Severity: SeverityError, Code: g.code, Message: msg, Data: c.data(sub, g.reporters, extra)}
+	return Diagnostic{Span: g.span, Severity: schemaSeverity(g), Code: g.code, Message: msg, Data: c.data(sub, g.reporters, extra)}
 }
 
 // commonTypes are the types every reader of the subject knows, in the
@@ -268,7 +268,7 @@ func (c *schemaCheck) missingFields(sub *schemaSubject, groups []*schemaGroup) [
 			detail = schemaQuoteAll(fields) + " are missing"
 		}
 		at := b.at
-		msg := c.verdictPhrase(sub, b.reporters) + ": " + detail
+		msg := c.verdictPhrase(sub, b.reporters, nil) + ": " + detail
 		// A reader that does not report a field needed only with another
 		// one may just not know that other one: it accepts nothing.
 		if acc := c.knowing(sub, &schemaGroup{loc: at.loc, reporters: b.reporters}); len(acc) > 0 && !dependent {
@@ -280,7 +280,13 @@ func (c *schemaCheck) missingFields(sub *schemaSubject, groups []*schemaGroup) [
 		}
 		data := c.data(sub, b.reporters, extra)
 		data["fields"] = fields
-		ds = append(ds, Diagnostic{Span: sp, Severity: SeverityError, Code: CodeMissingField, Message: msg, Data: data})
+		sev := SeverityWarning
+		for _, v := range b.reporters {
+			if verdict.InvalidEntry(v.reader) != verdict.Loads {
+				sev = SeverityError
+			}
+		}
+		ds = append(ds, Diagnostic{Span: sp, Severity: sev, Code: CodeMissingField, Message: msg, Data: data})
 	}
 	return ds
 }
@@ -295,26 +301,44 @@ func (c *schemaCheck) verdicts(sub *schemaSubject, g *schemaGroup) string {
 			continue
 		}
 		var who []*schemaVerdict
+		var outcomes []verdict.Outcome
 		for j := i; j < len(g.problems); j++ {
 			if !done[j] && g.problems[j].Detail == p.Detail {
 				done[j] = true
 				who = append(who, g.reporters[j])
+				outcomes = append(outcomes, verdict.ProblemOutcome(g.reporters[j].reader, g.problems[j]))
 			}
 		}
-		clauses = append(clauses, c.verdictPhrase(sub, who)+": "+p.Detail)
+		clauses = append(clauses, c.verdictPhrase(sub, who, outcomes)+": "+p.Detail)
 	}
 	return strings.Join(clauses, "; ")
+}
+
+// schemaSeverity is an error when a reporter of g does not load the entry
+// because of it, a warning when every reporter uses the value as written
+// (Gemini CLI only warns about schema problems).
+func schemaSeverity(g *schemaGroup) Severity {
+	for i, v := range g.reporters {
+		if verdict.ProblemOutcome(v.reader, g.problems[i]) != verdict.Loads {
+			return SeverityError
+		}
+	}
+	return SeverityWarning
 }
 
 // verdictPhrase says what the readers do with the subject, grouping
 // readers with the same effect: `Claude Code and GitHub Copilot CLI skip
 // server "fs"`, `OpenCode refuses the whole configuration because of
-// server "fs"`.
-func (c *schemaCheck) verdictPhrase(sub *schemaSubject, vs []*schemaVerdict) string {
+// server "fs"`. outcomes, parallel to vs, are the readers' outcomes for
+// the problem; nil: their effect for an invalid entry.
+func (c *schemaCheck) verdictPhrase(sub *schemaSubject, vs []*schemaVerdict, outcomes []verdict.Outcome) string {
 	byEffect := map[verdict.Outcome][]*schemaVerdict{}
 	var order []verdict.Outcome
-	for _, v := range vs {
+	for i, v := range vs {
 		e := verdict.InvalidEntry(v.reader)
+		if outcomes != nil {
+			e = outcomes[i]
+		}
 		if _, ok := byEffect[e]; !ok {
 			order = append(order, e)
 		}
@@ -330,6 +354,15 @@ func (c *schemaCheck) verdictPhrase(sub *schemaSubject, vs []*schemaVerdict) str
 			parts[i] = fmt.Sprintf("%s %s %s", c.tools(who), schemaVerb(n, "skips", "skip"), label)
 		case verdict.RefusesFile:
 			parts[i] = fmt.Sprintf("%s %s the whole configuration because of %s", c.tools(who), schemaVerb(n, "refuses", "refuse"), label)
+		case verdict.Loads:
+			if outcomes == nil {
+				// A missing field: the tool says nothing and has nothing
+				// to start (Gemini CLI 0.61.0 does not flag an entry
+				// with neither command nor url).
+				parts[i] = fmt.Sprintf("%s %s %s as written, with nothing to start", c.tools(who), schemaVerb(n, "takes", "take"), label)
+			} else {
+				parts[i] = fmt.Sprintf("%s %s about %s and %s the value as written", c.tools(who), schemaVerb(n, "warns", "warn"), label, schemaVerb(n, "uses", "use"))
+			}
 		default:
 			parts[i] = fmt.Sprintf("%s may not load %s", c.tools(who), label)
 		}

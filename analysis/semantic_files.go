@@ -9,6 +9,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
 
 // File-level rules: servers in a file a tool does not read, in a settings
@@ -190,6 +191,11 @@ func (c *semantic) wrongMapKeys() {
 		if key == want || root.Get(key) != m || !slices.Contains(c.registryMapKeys(), key) {
 			continue
 		}
+		if slices.IndexFunc(readers, func(r *registry.Reader) bool { return !semKnowsTopKey(r, key) }) < 0 {
+			// A setting of every reader's own format (Gemini CLI's "mcp"
+			// holds its allowed and excluded lists), not misplaced servers.
+			continue
+		}
 		var vs semVerdicts
 		for _, r := range readers {
 			switch {
@@ -338,7 +344,9 @@ func (c *semantic) parses(r *registry.Reader) bool {
 		return false
 	case f.BOM && !r.BOM.Value:
 		return false
-	case !r.JSONC.Value && len(f.Comments)+len(f.TrailingCommas) > 0:
+	case !r.AcceptsComments() && len(f.Comments) > 0:
+		return false
+	case !r.AcceptsTrailingCommas() && len(f.TrailingCommas) > 0:
 		return false
 	}
 	return true
@@ -379,6 +387,16 @@ func (c *semantic) fileSpan() span.Span {
 // know at the top of its file, outside any server entry (the registry's
 // effects are about entries): OpenCode's top-level config object is strict
 // ("Unrecognized key"), and the other tools drop the key.
+// semKnowsTopKey reports whether the reader's dialect schema describes
+// key at the top level of the file as something other than servers.
+func semKnowsTopKey(r *registry.Reader, key string) bool {
+	if semReadsRootKey(r, key) {
+		return false
+	}
+	_, ok := schemas.PropertyDoc(string(r.Dialect), "", key)
+	return ok
+}
+
 func semOnUnknownTopKey(r *registry.Reader) semOutcome {
 	if r.Tool == "opencode" {
 		return outRefused

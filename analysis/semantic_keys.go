@@ -20,7 +20,7 @@ type semForeignKey struct {
 	fix         string
 }
 
-var semAllButOpenCode = []string{schemas.ClaudeCode, schemas.ClaudeDesktop, schemas.CopilotCLI, schemas.Cursor, schemas.VSCode}
+var semAllButOpenCode = []string{schemas.ClaudeCode, schemas.ClaudeDesktop, schemas.CopilotCLI, schemas.Cursor, schemas.GeminiCLI, schemas.VSCode}
 
 var semForeignKeys = map[string]semForeignKey{
 	"env":         {"environment", semAllButOpenCode, "the server starts without these variables", `rename it to "environment"`},
@@ -29,8 +29,8 @@ var semForeignKeys = map[string]semForeignKey{
 	// VS Code's remote server type has a "transport" field
 	// (microsoft/vscode mcpPlatformTypes.ts); no other tool reads it.
 	"transport": {"type", []string{schemas.VSCode}, `the transport comes from "type"`, `rename it to "type"`},
-	"serverUrl": {"url", nil, `the endpoint comes from "url"`, `rename it to "url"`}, // Windsurf's spelling
-	"httpUrl":   {"url", nil, `the endpoint comes from "url"`, `rename it to "url"`}, // Gemini CLI's spelling
+	"serverUrl": {"url", nil, `the endpoint comes from "url"`, `rename it to "url"`},                         // Windsurf's spelling
+	"httpUrl":   {"url", []string{schemas.GeminiCLI}, `the endpoint comes from "url"`, `rename it to "url"`}, // Gemini CLI's spelling
 }
 
 // semForeignKeyOrder fixes the order in which keys are checked.

@@ -39,7 +39,7 @@ func checkSyntax(in FileInput) []Diagnostic {
 		})
 	}
 
-	strict := readersWhere(in.Kind, func(r *registry.Reader) bool { return !r.JSONC.Value })
+	strict := readersWhere(in.Kind, func(r *registry.Reader) bool { return !r.AcceptsComments() })
 	if len(strict) > 0 {
 		for _, c := range f.Comments {
 			ds = append(ds, Diagnostic{
@@ -51,12 +51,19 @@ func checkSyntax(in FileInput) []Diagnostic {
 				Data: map[string]any{FixKey: Fix{Kind: FixRemoveText}},
 			})
 		}
+	}
+	// Gemini CLI reads comments but stops at a trailing comma.
+	if noCommas := readersWhere(in.Kind, func(r *registry.Reader) bool { return !r.AcceptsTrailingCommas() }); len(noCommas) > 0 {
+		where := "in strict JSON"
+		if len(strict) == 0 {
+			where = "here (comments are, trailing commas are not)"
+		}
 		for _, c := range f.TrailingCommas {
 			ds = append(ds, Diagnostic{
 				Span:     c,
 				Severity: SeverityError,
 				Code:     CodeTrailingCommaJSON,
-				Message:  "trailing commas are not allowed in strict JSON; " + strictEffect(in, strict),
+				Message:  "trailing commas are not allowed " + where + "; " + strictEffect(in, noCommas),
 				Data:     map[string]any{FixKey: Fix{Kind: FixRemoveText, Safe: true}},
 			})
 		}

@@ -117,7 +117,14 @@ func EffectiveView(snap *cache.Snapshot, r *effective.Result, opts cache.Diagnos
 					es.Command = append(es.Command, stringItems(a)...)
 				}
 			case "url":
-				es.URL, _ = v.(string)
+				if es.URL == "" {
+					es.URL, _ = v.(string)
+				}
+			case "httpUrl":
+				// Gemini CLI: httpUrl beats url.
+				if u, ok := v.(string); ok {
+					es.URL = u
+				}
 			case "env", "environment":
 				es.Env = secrets(v)
 			case "headers":
@@ -125,11 +132,34 @@ func EffectiveView(snap *cache.Snapshot, r *effective.Result, opts cache.Diagnos
 			}
 		}
 		if es.Transport == "" {
+			es.Transport = verdictTransport(s)
+		}
+		if es.Transport == "" {
 			es.Transport = inferTransport(es)
 		}
 		t.Servers = append(t.Servers, es)
 	}
 	return t
+}
+
+// verdictTransport is the transport of a remote entry without "type",
+// from the schema branch the tool reads it as (Gemini CLI: a url is
+// Streamable HTTP, "type": "sse" aside); "" when the branch does not say.
+func verdictTransport(s *effective.Server) string {
+	d := s.Winner
+	if d == nil && len(s.Definitions) > 0 {
+		d = s.Definitions[0]
+	}
+	if d == nil || d.Verdict == nil {
+		return ""
+	}
+	switch d.Verdict.Def {
+	case "httpServer":
+		return "http"
+	case "sseServer":
+		return "sse"
+	}
+	return ""
 }
 
 func inferTransport(es EffectiveServer) string {

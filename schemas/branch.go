@@ -68,6 +68,23 @@ func ServerDef(dialect string, entry map[string]any) (def string, ok bool) {
 		case t == "http", t == "sse":
 			return "httpServer", true
 		}
+	case GeminiCLI:
+		// httpUrl beats url, and url beats command (verified, 0.61.0); a
+		// url is Streamable HTTP unless type is "sse". A type Gemini CLI
+		// does not know ("ws") is warned about, and the entry is used as
+		// written: it has no shape.
+		_, hasHTTPURL := entry["httpUrl"]
+		switch {
+		case hasType && t != "stdio" && t != "sse" && t != "http":
+		case hasHTTPURL:
+			return "httpServer", true
+		case hasURL && t == "sse":
+			return "sseServer", true
+		case hasURL:
+			return "httpServer", true
+		default:
+			return "stdioServer", true
+		}
 	case OpenCode:
 		// type is required for real servers. Without it, command or url
 		// still says which shape the user meant, so the error is "type is

@@ -46,6 +46,7 @@ const (
 	ClaudeDesktop = "claude-desktop"
 	CopilotCLI    = "copilot-cli"
 	Cursor        = "cursor"
+	GeminiCLI     = "gemini-cli"
 	OpenCode      = "opencode"
 	VSCode        = "vscode"
 )

@@ -36,12 +36,13 @@ var serverDefs = map[string][]string{
 	ClaudeDesktop: {"stdioServer"},
 	CopilotCLI:    {"localServer", "remoteServer"},
 	Cursor:        {"stdioServer", "remoteServer"},
+	GeminiCLI:     {"stdioServer", "httpServer", "sseServer"},
 	OpenCode:      {"localServer", "remoteServer", "enabledOverride"},
 	VSCode:        {"stdioServer", "httpServer"},
 }
 
 func TestDialects(t *testing.T) {
-	want := []string{ClaudeCode, ClaudeDesktop, CopilotCLI, Cursor, OpenCode, VSCode}
+	want := []string{ClaudeCode, ClaudeDesktop, CopilotCLI, Cursor, GeminiCLI, OpenCode, VSCode}
 	sort.Strings(want)
 	if got := Dialects(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Dialects() = %v, want %v", got, want)

@@ -152,6 +152,7 @@ func Compute(in Input) *Result {
 		in.Registry = registry.Default()
 	}
 	gates := newGateReader(in)
+	profile := readProfileGates(in)
 	defs := map[string][]*Definition{}
 	rank := 0
 	found := map[string]string{} // layer id -> the closest file it found
@@ -201,6 +202,9 @@ func Compute(in Input) *Result {
 			}
 			for i, m := range members {
 				d := &Definition{Source: src, Member: m, Gate: gates.gate(layer, m.Key.Str), Verdict: verdicts[i]}
+				if pg := profile.gate(m.Key.Str); pg.State != GateOpen {
+					d.Gate = pg
+				}
 				// An entry the tool cannot read is never listed, not even
 				// as pending approval (verified, Claude Code 2.1.328).
 				if v := verdicts[i]; v != nil && !v.Outcome.Loaded() && (d.Gate.State == GateOpen || d.Gate.State == GatePendingApproval) {
@@ -466,21 +470,23 @@ func dropped(r *registry.Reader, layer *registry.Layer, f *jsonc.File) string {
 	if len(f.Errors) > 0 {
 		return "syntax error"
 	}
-	jsoncOK, bomOK := true, true
+	commentsOK, commasOK, bomOK := true, true, true
 	if layer.JSONC != nil {
-		jsoncOK = layer.JSONC.Value
+		commentsOK, commasOK = layer.JSONC.Value, layer.JSONC.Value
 	}
 	if layer.BOM != nil {
 		bomOK = layer.BOM.Value
 	}
 	if r != nil {
-		jsoncOK, bomOK = r.JSONC.Value, r.BOM.Value
+		commentsOK, commasOK, bomOK = r.AcceptsComments(), r.AcceptsTrailingCommas(), r.BOM.Value
 	}
 	switch {
-	case !jsoncOK && len(f.Comments) > 0:
+	case !commentsOK && len(f.Comments) > 0:
 		return "comments in strict JSON"
-	case !jsoncOK && len(f.TrailingCommas) > 0:
+	case !commasOK && len(f.TrailingCommas) > 0 && !commentsOK:
 		return "trailing commas in strict JSON"
+	case !commasOK && len(f.TrailingCommas) > 0:
+		return "trailing comma"
 	case !bomOK && f.BOM:
 		return "byte-order mark"
 	}

@@ -53,6 +53,11 @@ func (g *gateReader) gateState(layer *registry.Layer, server string) Gate {
 		}
 		return a.gate(server)
 	case registry.GateTrustedFolder:
+		if len(layer.GateFiles) == 0 {
+			// The profile's folder trust holds every layer (Gemini
+			// CLI): see profileGates.
+			return Gate{}
+		}
 		t, ok := g.trusted[layer]
 		if !ok {
 			t = g.readTrust(layer)

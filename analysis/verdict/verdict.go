@@ -20,6 +20,7 @@ package verdict
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
@@ -264,6 +265,8 @@ func judge(reg *registry.Registry, r *registry.Reader, e Entry) *Verdict {
 			o := invalid
 			if p.Code == CodeUnknownKey {
 				o = unknownKey
+			} else if fo, ok := fieldOutcome(r, p.Field); ok {
+				o = fo
 			}
 			v.add(Reason{Code: p.Code, Span: p.Span, OnName: p.OnName, Field: p.Field, Detail: p.Detail, Outcome: o})
 		}
@@ -342,6 +345,35 @@ func effectOutcome(r *registry.Reader, pick func(*registry.Effects) registry.Ent
 		return Loads
 	}
 	return MayNotLoad
+}
+
+// fieldOutcome is the reader's effect for an invalid value of field (its
+// top-level key), where the registry gives one apart from InvalidEntry:
+// Gemini CLI uses invalid values as written, but "args" as a string
+// crashes it.
+func fieldOutcome(r *registry.Reader, field string) (Outcome, bool) {
+	if r.Effects == nil || len(r.Effects.ByField) == 0 || field == "" {
+		return "", false
+	}
+	top, _, _ := strings.Cut(field, ".")
+	f, ok := r.Effects.ByField[top]
+	if !ok {
+		return "", false
+	}
+	return effectOutcome(r, func(*registry.Effects) registry.EntryEffect { return f.Effect }), true
+}
+
+// ProblemOutcome is what reader r does because of one schema problem of an
+// entry: its effect for an unknown key, for an invalid value of that field,
+// or for an invalid entry.
+func ProblemOutcome(r *registry.Reader, p Problem) Outcome {
+	if p.Code == CodeUnknownKey {
+		return UnknownKey(r)
+	}
+	if o, ok := fieldOutcome(r, p.Field); ok {
+		return o
+	}
+	return InvalidEntry(r)
 }
 
 // InvalidEntry is what reader r does with an entry it cannot read: the

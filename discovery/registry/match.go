@@ -20,7 +20,16 @@ type Env struct {
 	CopilotHome     string // $COPILOT_HOME; default Home/.copilot
 	OpenCodeConfig  string // $OPENCODE_CONFIG: one extra OpenCode config file
 	ClaudeConfigDir string // $CLAUDE_CONFIG_DIR; default Home/.claude, and .claude.json in Home
-	GOOS            string // runtime.GOOS of the machine the files are on
+	// GeminiCLIHome is $GEMINI_CLI_HOME: Gemini CLI's stand-in for Home
+	// (its .gemini directory lives there).
+	GeminiCLIHome string
+	// GeminiSystemSettings and GeminiSystemDefaults are
+	// $GEMINI_CLI_SYSTEM_SETTINGS_PATH and $GEMINI_CLI_SYSTEM_DEFAULTS_PATH;
+	// defaults: /etc/gemini-cli/settings.json (per OS) and
+	// system-defaults.json beside it.
+	GeminiSystemSettings string
+	GeminiSystemDefaults string
+	GOOS                 string // runtime.GOOS of the machine the files are on
 }
 
 // OSEnv returns the environment of the current process.
@@ -46,7 +55,11 @@ func EnvFrom(getenv func(string) string, goos string) Env {
 		CopilotHome:     getenv("COPILOT_HOME"),
 		OpenCodeConfig:  getenv("OPENCODE_CONFIG"),
 		ClaudeConfigDir: getenv("CLAUDE_CONFIG_DIR"),
-		GOOS:            goos,
+		GeminiCLIHome:   getenv("GEMINI_CLI_HOME"),
+		// Set only when named: the default depends on the OS (dir).
+		GeminiSystemSettings: getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
+		GeminiSystemDefaults: getenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"),
+		GOOS:                 goos,
 	}
 }
 
@@ -60,6 +73,7 @@ func (e Env) CaseInsensitive() bool { return e.GOOS == "windows" || e.GOOS == "d
 var templateVars = []string{
 	"{home}", "{xdgConfigHome}", "{copilotHome}", "{openCodeConfig}",
 	"{claudeHome}", "{claudeConfigDir}",
+	"{geminiHome}", "{geminiSystemSettings}", "{geminiSystemDefaults}",
 }
 
 // dir resolves a template variable. ok is false when the variable has no
@@ -87,8 +101,33 @@ func (e Env) dir(v string) (dir string, ok bool) {
 		return or(e.ClaudeConfigDir, "/.claude")
 	case "{openCodeConfig}":
 		return e.OpenCodeConfig, e.OpenCodeConfig != ""
+	case "{geminiHome}":
+		return or(e.GeminiCLIHome, "")
+	case "{geminiSystemSettings}":
+		return e.geminiSystemSettings(), true
+	case "{geminiSystemDefaults}":
+		if e.GeminiSystemDefaults != "" {
+			return e.GeminiSystemDefaults, true
+		}
+		return path.Dir(e.geminiSystemSettings()) + "/system-defaults.json", true
 	}
 	return "", false
+}
+
+// geminiSystemSettings is Gemini CLI's system settings file: the
+// variable's value, else the OS's place (getSystemSettingsPath in
+// packages/cli/src/config/settings.ts).
+func (e Env) geminiSystemSettings() string {
+	if e.GeminiSystemSettings != "" {
+		return e.GeminiSystemSettings
+	}
+	switch e.GOOS {
+	case "darwin":
+		return "/Library/Application Support/GeminiCli/settings.json"
+	case "windows":
+		return "C:/ProgramData/gemini-cli/settings.json"
+	}
+	return "/etc/gemini-cli/settings.json"
 }
 
 // ResolvePaths returns the paths where a "home" kind lives in env, cleaned

@@ -105,6 +105,63 @@ type Profile struct {
 	// run of the tool backs the profile.
 	Version string  `json:"version,omitempty"`
 	Layers  []Layer `json:"layers"`
+	// Trust, when set, is a folder-trust check over the whole profile:
+	// in a folder it does not trust, no server of any layer starts (Gemini
+	// CLI: user servers included). Layers gated "trusted-folder" without
+	// gate files are those whose settings (Lists) count only when trusted.
+	Trust *FolderTrust `json:"trust,omitempty"`
+	// Lists are the allow and exclude lists of server names the tool reads
+	// from its settings files (Gemini CLI's mcp.allowed, mcp.excluded).
+	Lists *ServerLists `json:"lists,omitempty"`
+	// Enablement is a file of per-server switches the tool writes itself
+	// (Gemini CLI's mcp-server-enablement.json, from `gemini mcp disable`).
+	Enablement *Enablement `json:"enablement,omitempty"`
+	Basis
+}
+
+// FolderTrust is a tool's folder-trust check: a file mapping folders to
+// trust levels, the longest matching path winning, and a setting that
+// turns the check off.
+type FolderTrust struct {
+	// File maps folder paths to levels (a path template).
+	File string `json:"file"`
+	// Levels name the values of the file: which trusts the folder and its
+	// subfolders, which trusts the folder's parent (and so its siblings),
+	// which distrusts it.
+	TrustFolder string `json:"trustFolder"`
+	TrustParent string `json:"trustParent"`
+	DoNotTrust  string `json:"doNotTrust"`
+	// Off is a boolean setting whose false value turns the check off (the
+	// folder counts as trusted): a path template and the key's JSON path.
+	Off *SettingKey `json:"off,omitempty"`
+	// Why is the explanation of an untrusted folder, for messages.
+	Why string `json:"why"`
+	Basis
+}
+
+// SettingKey is one key of one file.
+type SettingKey struct {
+	File string   `json:"file"`
+	Key  []string `json:"key"`
+}
+
+// ServerLists are a tool's settings that name servers to allow or
+// exclude. Each list is read from every layer file that counts (see
+// Profile.Trust); several allow lists are intersected, several exclude
+// lists united, and exclusion wins.
+type ServerLists struct {
+	Allowed  []string `json:"allowed"`  // JSON path of the allow list
+	Excluded []string `json:"excluded"` // JSON path of the exclude list
+	// CaseInsensitive: names are compared without regard to case.
+	CaseInsensitive bool `json:"caseInsensitive,omitempty"`
+	Basis
+}
+
+// Enablement is a file of {"<server>": {"enabled": false}} switches.
+type Enablement struct {
+	File string `json:"file"` // a path template
+	// CaseInsensitive: names are matched without regard to case.
+	CaseInsensitive bool `json:"caseInsensitive,omitempty"`
 	Basis
 }
 
@@ -344,6 +401,22 @@ type Effects struct {
 	UnknownKey EffectFact `json:"unknownKey"`
 	// DuplicateName: two members of one server map with the same name.
 	DuplicateName EffectFact `json:"duplicateName"`
+	// ByField overrides InvalidEntry for an invalid value of one field
+	// (Gemini CLI uses invalid values as written, but "args" as a string
+	// crashes it).
+	ByField map[string]EffectFact `json:"byField,omitempty"`
+}
+
+// AcceptsComments reports whether the reader reads a file with comments.
+func (r *Reader) AcceptsComments() bool { return r.JSONC.Value }
+
+// AcceptsTrailingCommas reports whether the reader reads a file with
+// trailing commas.
+func (r *Reader) AcceptsTrailingCommas() bool {
+	if r.TrailingCommas != nil {
+		return r.TrailingCommas.Value
+	}
+	return r.JSONC.Value
 }
 
 // GateID names a condition under which a reader uses a file at all.
@@ -364,11 +437,15 @@ type Gate struct {
 
 // Reader is one tool reading one file kind.
 type Reader struct {
-	Tool        ToolID      `json:"tool"`
-	Dialect     DialectID   `json:"dialect"`
-	JSONC       Fact[bool]  `json:"jsonc"` // comments and trailing commas
-	BOM         Fact[bool]  `json:"bom"`   // a leading U+FEFF
-	SyntaxError SyntaxError `json:"syntaxError"`
+	Tool    ToolID     `json:"tool"`
+	Dialect DialectID  `json:"dialect"`
+	JSONC   Fact[bool] `json:"jsonc"` // comments and trailing commas
+	// TrailingCommas, when set, says whether trailing commas are accepted
+	// apart from comments (Gemini CLI reads comments but stops at a
+	// trailing comma); nil: as JSONC.
+	TrailingCommas *Fact[bool] `json:"trailingCommas,omitempty"`
+	BOM            Fact[bool]  `json:"bom"` // a leading U+FEFF
+	SyntaxError    SyntaxError `json:"syntaxError"`
 	// Effects are what the reader does with an invalid entry, an unknown
 	// key and a duplicate name; required when the reader takes servers
 	// from the file (ServerMaps not empty).

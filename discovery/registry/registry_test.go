@@ -145,6 +145,7 @@ func TestToolFacts(t *testing.T) {
 		{"claude-code", "Claude Code", "mcp__{server}__{tool}", 128, ReplaceEntry, []string{"${VAR}", "${VAR:-default}"}},
 		{"copilot-cli", "GitHub Copilot CLI", "{server}-{tool}", 64, ReplaceEntry, []string{"$VAR", "${VAR}", "${VAR:-default}"}},
 		{"opencode", "OpenCode", "{server}_{tool}", 0, DeepMerge, []string{"{env:VAR}", "{file:path}"}},
+		{"gemini-cli", "Gemini CLI", "", 0, ReplaceEntry, []string{"$VAR", "${VAR}", "${VAR:-default}"}},
 		{"vscode", "VS Code", "", 0, UnknownMerge, nil},
 		{"cursor", "Cursor", "", 0, ReplaceEntry, nil},
 		{"claude-desktop", "Claude Desktop", "", 0, NoMerge, []string{}},
@@ -174,8 +175,8 @@ func TestToolFacts(t *testing.T) {
 			t.Errorf("%s: interpolation forms %q, want %q", tc.id, tool.Interpolation.Forms, tc.forms)
 		}
 	}
-	if got := len(r.Tools()); got != 8 {
-		t.Errorf("%d tools, want 8 (update this test when adding one)", got)
+	if got := len(r.Tools()); got != 9 {
+		t.Errorf("%d tools, want 9 (update this test when adding one)", got)
 	}
 	cc, _ := r.Tool("claude-code")
 	if cc.Merge.Confidence != Verified || !strings.Contains(strings.Join(cc.ServerNames.Reserved, ","), "workspace") {
@@ -220,6 +221,9 @@ func TestReaders(t *testing.T) {
 		{"opencode-project", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
 		{"opencode-dir", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
 		{"opencode-global", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
+		{"gemini-user-settings", "gemini-cli", "gemini-cli", true, true, RefusesConfig, "mcpServers"},
+		{"gemini-workspace-settings", "gemini-cli", "gemini-cli", true, true, RefusesConfig, "mcpServers"},
+		{"gemini-system-settings", "gemini-cli", "gemini-cli", true, true, RefusesConfig, "mcpServers"},
 		{"opencode-env-config", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
 		{"vscode-workspace", "vscode", "vscode", true, true, Partial, "servers|mcpServers"}, // mcpServers: deprecated, still read
 		{"vscode-user", "vscode", "vscode", true, true, Partial, "servers|mcpServers"},

@@ -169,6 +169,9 @@ func (r *Registry) validate(version int) error {
 			}
 			basis(rw+" jsonc", rd.JSONC.Basis)
 			basis(rw+" bom", rd.BOM.Basis)
+			if rd.TrailingCommas != nil {
+				basis(rw+" trailingCommas", rd.TrailingCommas.Basis)
+			}
 			switch rd.SyntaxError.Effect {
 			case DropsFile, RefusesConfig, OverwritesFile, Partial, UnknownEffect:
 			default:
@@ -247,6 +250,29 @@ func validateProfile(where string, p *Profile, add func(string, ...any), basis f
 			add("%s: path %q: after the variable, only a literal /-separated path", w, t)
 		}
 	}
+	if t := p.Trust; t != nil {
+		path(where+" trust", t.File)
+		if t.TrustFolder == "" || t.TrustParent == "" || t.DoNotTrust == "" || t.Why == "" {
+			add("%s: trust needs trustFolder, trustParent, doNotTrust and why", where)
+		}
+		if t.Off != nil {
+			path(where+" trust off", t.Off.File)
+			if len(t.Off.Key) == 0 || slices.Contains(t.Off.Key, "") {
+				add("%s: trust off key %q has an empty segment", where, t.Off.Key)
+			}
+		}
+		basis(where+" trust", t.Basis)
+	}
+	if l := p.Lists; l != nil {
+		if len(l.Allowed) == 0 || len(l.Excluded) == 0 || slices.Contains(l.Allowed, "") || slices.Contains(l.Excluded, "") {
+			add("%s: lists need allowed and excluded key paths without empty segments", where)
+		}
+		basis(where+" lists", l.Basis)
+	}
+	if e := p.Enablement; e != nil {
+		path(where+" enablement", e.File)
+		basis(where+" enablement", e.Basis)
+	}
 	seen := map[string]bool{}
 	for i := range p.Layers {
 		l := &p.Layers[i]
@@ -304,7 +330,7 @@ func validateProfile(where string, p *Profile, add func(string, ...any), basis f
 		default:
 			add("%s: gate %q is not a layer gate (approval, trusted-folder)", lw, l.Gate)
 		}
-		if l.Gate != "" && len(l.GateFiles) == 0 {
+		if l.Gate != "" && len(l.GateFiles) == 0 && !(l.Gate == GateTrustedFolder && p.Trust != nil) {
 			add("%s: gate %q needs gateFiles", lw, l.Gate)
 		}
 		if l.FallbackFor != "" && !seen[l.FallbackFor] {
@@ -339,7 +365,10 @@ func validateEffects(rw string, rd *Reader, add func(string, ...any), basis func
 		basis(rw+" effects."+name, f.Basis)
 	}
 	e := rd.Effects
-	check("invalidEntry", e.InvalidEntry, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
+	check("invalidEntry", e.InvalidEntry, LoadsEntry, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
+	for field, f := range e.ByField {
+		check("byField."+field, f, LoadsEntry, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
+	}
 	check("unknownKey", e.UnknownKey, IgnoresKey, StripsKey, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
 	check("duplicateName", e.DuplicateName, LastWins, RefusesWholeConfig, UnknownEntryEffect)
 }
