@@ -53,8 +53,8 @@ func (c *schemaCheck) missingMaps() []Diagnostic {
 	want := refusing[0].ServerMaps[0][0]
 	root := c.f.Root
 	msg := fmt.Sprintf("the file has no %q object, so it declares no servers; %s %s a %s without it (reported)",
-		want, schemaReaderNames(c.in, refusing), schemaVerb(len(refusing), "refuses", "refuse"), c.in.Kind.Name)
-	data := map[string]any{"tools": schemaReaderIDs(refusing)}
+		want, readerNames(c.in, refusing), plural(len(refusing), "refuses", "refuse"), c.in.Kind.Name)
+	data := map[string]any{"tools": readerIDs(refusing)}
 	var at span.Span
 	switch i := slices.IndexFunc(root.Members, func(m *jsonc.Member) bool { return slices.Contains(schemaMapKeys, m.Key.Str) }); {
 	case i >= 0:
@@ -89,24 +89,8 @@ func (c *schemaCheck) badMaps() []Diagnostic {
 			Code:     CodeServerMapNotObject,
 			Message: fmt.Sprintf("%s must be an object mapping server names to their definitions, not %s; %s",
 				strconv.Quote(name), verdict.DescribeKind(b.sm.Node.Kind), effectList(c.in, b.readers, "")),
-			Data: map[string]any{"field": name, "tools": schemaReaderIDs(b.readers)},
+			Data: map[string]any{"field": name, "tools": readerIDs(b.readers)},
 		})
 	}
 	return ds
-}
-
-func schemaReaderNames(in FileInput, rs []*registry.Reader) string {
-	names := make([]string, len(rs))
-	for i, r := range rs {
-		names[i] = toolName(in, r.Tool)
-	}
-	return joinAnd(names)
-}
-
-func schemaReaderIDs(rs []*registry.Reader) []string {
-	ids := make([]string, len(rs))
-	for i, r := range rs {
-		ids[i] = string(r.Tool)
-	}
-	return ids
 }

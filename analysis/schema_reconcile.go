@@ -82,7 +82,7 @@ func (c *schemaCheck) reconcile(sub *schemaSubject) []Diagnostic {
 func (c *schemaCheck) rejected(sub *schemaSubject, g *schemaGroup) Diagnostic {
 	msg := c.verdicts(sub, g)
 	if acc := c.knowing(sub, g); len(acc) > 0 {
-		msg += " (" + c.tools(acc) + " " + schemaVerb(len(acc), "accepts", "accept") + " it)"
+		msg += " (" + c.tools(acc) + " " + plural(len(acc), "accepts", "accept") + " it)"
 	}
 	return Diagnostic{
 		Span:     g.span,
@@ -102,7 +102,7 @@ func (c *schemaCheck) unknownType(sub *schemaSubject, g *schemaGroup) Diagnostic
 	acc := c.knowing(sub, g)
 	var notes []string
 	if len(acc) > 0 {
-		notes = append(notes, c.tools(acc)+" "+schemaVerb(len(acc), "accepts", "accept")+" it")
+		notes = append(notes, c.tools(acc)+" "+plural(len(acc), "accepts", "accept")+" it")
 	}
 	if len(sub.verdicts) > 1 {
 		valid = c.commonTypes(sub)
@@ -117,11 +117,11 @@ func (c *schemaCheck) unknownType(sub *schemaSubject, g *schemaGroup) Diagnostic
 	case suggestion != "" && multi:
 		notes = append(notes, fmt.Sprintf("%q works in %s", suggestion, schemaBoth(len(sub.verdicts))))
 	case suggestion != "":
-		notes = append(notes, fmt.Sprintf("use %q; valid: %s", suggestion, schemaQuoteList(valid)))
+		notes = append(notes, fmt.Sprintf("use %q; valid: %s", suggestion, quoteList(valid)))
 	case len(valid) > 0 && multi:
-		notes = append(notes, fmt.Sprintf("types that work in %s: %s", schemaBoth(len(sub.verdicts)), schemaQuoteList(valid)))
+		notes = append(notes, fmt.Sprintf("types that work in %s: %s", schemaBoth(len(sub.verdicts)), quoteList(valid)))
 	case len(valid) > 0:
-		notes = append(notes, "valid: "+schemaQuoteList(valid))
+		notes = append(notes, "valid: "+quoteList(valid))
 	}
 	if len(notes) > 0 {
 		msg += " (" + strings.Join(notes, "; ") + ")"
@@ -160,19 +160,19 @@ func (c *schemaCheck) unknownKey(sub *schemaSubject, g *schemaGroup) Diagnostic 
 	}
 	users := c.knowing(sub, g)
 	if len(users) > 0 {
-		msg := fmt.Sprintf("%s %s %q in %s", c.tools(g.reporters), schemaVerb(len(g.reporters), "ignores", "ignore"), key, where)
+		msg := fmt.Sprintf("%s %s %q in %s", c.tools(g.reporters), plural(len(g.reporters), "ignores", "ignore"), key, where)
 		if v := g.reporters[0]; len(g.reporters) == 1 && p.Loc == "/"+verdict.EscapeToken(key) {
 			if shape := verdict.ShapeWithKey(string(v.reader.Dialect), v.def, key); shape != "" {
 				msg += fmt.Sprintf(", which it reads as %s", schemaShapeNoun(v.def))
 			}
 		}
-		msg += fmt.Sprintf(" (%s %s it)", c.tools(users), schemaVerb(len(users), "uses", "use"))
+		msg += fmt.Sprintf(" (%s %s it)", c.tools(users), plural(len(users), "uses", "use"))
 		return Diagnostic{
 			Span: g.span, Severity: SeverityInformation, Code: CodeKeyIgnoredByTool, Message: msg,
 			Data: c.data(sub, g.reporters, map[string]any{"key": key, "field": p.Field, "usedBy": c.toolIDs(users)}),
 		}
 	}
-	msg := fmt.Sprintf("unknown key %q in %s: %s %s it", key, where, c.tools(g.reporters), schemaVerb(len(g.reporters), "ignores", "ignore"))
+	msg := fmt.Sprintf("unknown key %q in %s: %s %s it", key, where, c.tools(g.reporters), plural(len(g.reporters), "ignores", "ignore"))
 	extra := map[string]any{"key": key, "field": p.Field}
 	if s := c.suggestKeyFor(sub, g, key); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
@@ -265,14 +265,14 @@ func (c *schemaCheck) missingFields(sub *schemaSubject, groups []*schemaGroup) [
 		}
 		detail := strings.Join(details, "; ")
 		if plain && len(fields) > 1 {
-			detail = schemaQuoteAll(fields) + " are missing"
+			detail = quoteAnd(fields) + " are missing"
 		}
 		at := b.at
 		msg := c.verdictPhrase(sub, b.reporters, nil) + ": " + detail
 		// A reader that does not report a field needed only with another
 		// one may just not know that other one: it accepts nothing.
 		if acc := c.knowing(sub, &schemaGroup{loc: at.loc, reporters: b.reporters}); len(acc) > 0 && !dependent {
-			msg += " (" + c.tools(acc) + " " + schemaVerb(len(acc), "accepts", "accept") + " it)"
+			msg += " (" + c.tools(acc) + " " + plural(len(acc), "accepts", "accept") + " it)"
 		}
 		sp := at.span
 		if at.onName {
@@ -351,17 +351,17 @@ func (c *schemaCheck) verdictPhrase(sub *schemaSubject, vs []*schemaVerdict, out
 		n := len(who)
 		switch e {
 		case verdict.SkipsEntry:
-			parts[i] = fmt.Sprintf("%s %s %s", c.tools(who), schemaVerb(n, "skips", "skip"), label)
+			parts[i] = fmt.Sprintf("%s %s %s", c.tools(who), plural(n, "skips", "skip"), label)
 		case verdict.RefusesFile:
-			parts[i] = fmt.Sprintf("%s %s the whole configuration because of %s", c.tools(who), schemaVerb(n, "refuses", "refuse"), label)
+			parts[i] = fmt.Sprintf("%s %s the whole configuration because of %s", c.tools(who), plural(n, "refuses", "refuse"), label)
 		case verdict.Loads:
 			if outcomes == nil {
 				// A missing field: the tool says nothing and has nothing
 				// to start (Gemini CLI 0.61.0 does not flag an entry
 				// with neither command nor url).
-				parts[i] = fmt.Sprintf("%s %s %s as written, with nothing to start", c.tools(who), schemaVerb(n, "takes", "take"), label)
+				parts[i] = fmt.Sprintf("%s %s %s as written, with nothing to start", c.tools(who), plural(n, "takes", "take"), label)
 			} else {
-				parts[i] = fmt.Sprintf("%s %s about %s and %s the value as written", c.tools(who), schemaVerb(n, "warns", "warn"), label, schemaVerb(n, "uses", "use"))
+				parts[i] = fmt.Sprintf("%s %s about %s and %s the value as written", c.tools(who), plural(n, "warns", "warn"), label, plural(n, "uses", "use"))
 			}
 		default:
 			parts[i] = fmt.Sprintf("%s may not load %s", c.tools(who), label)
@@ -461,33 +461,9 @@ func schemaShapeNoun(def string) string {
 	return "a server"
 }
 
-func schemaVerb(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 func schemaBoth(n int) string {
 	if n == 2 {
 		return "both"
 	}
 	return "all"
-}
-
-func schemaQuoteAll(items []string) string {
-	q := make([]string, len(items))
-	for i, s := range items {
-		q[i] = strconv.Quote(s)
-	}
-	return joinAnd(q)
-}
-
-// schemaQuoteList renders a list of values: "local", "remote".
-func schemaQuoteList(items []string) string {
-	q := make([]string, len(items))
-	for i, s := range items {
-		q[i] = strconv.Quote(s)
-	}
-	return strings.Join(q, ", ")
 }

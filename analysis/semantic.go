@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
@@ -363,16 +362,16 @@ func semOnUnknownKey(r *registry.Reader) semOutcome { return semOutcomeOf(verdic
 func (c *semantic) blame(server string, vs semVerdicts, what string) string {
 	var parts []string
 	if rs := vs.readers(outSkipped); len(rs) > 0 {
-		parts = append(parts, fmt.Sprintf("%s %s server %s", semReaderNames(c.in, rs), semVerb(len(rs), "skips", "skip"), strconv.Quote(server)))
+		parts = append(parts, fmt.Sprintf("%s %s server %s", readerNames(c.in, rs), plural(len(rs), "skips", "skip"), strconv.Quote(server)))
 	}
 	if rs := vs.readers(outRefused); len(rs) > 0 {
-		parts = append(parts, fmt.Sprintf("%s %s the whole configuration because of server %s", semReaderNames(c.in, rs), semVerb(len(rs), "refuses", "refuse"), strconv.Quote(server)))
+		parts = append(parts, fmt.Sprintf("%s %s the whole configuration because of server %s", readerNames(c.in, rs), plural(len(rs), "refuses", "refuse"), strconv.Quote(server)))
 	}
 	if rs := vs.readers(outMayNotLoad); len(rs) > 0 {
-		parts = append(parts, fmt.Sprintf("%s may not load server %s", semReaderNames(c.in, rs), strconv.Quote(server)))
+		parts = append(parts, fmt.Sprintf("%s may not load server %s", readerNames(c.in, rs), strconv.Quote(server)))
 	}
 	if rs := vs.readers(outIgnored); len(rs) > 0 {
-		parts = append(parts, fmt.Sprintf("%s %s %s", semReaderNames(c.in, rs), semVerb(len(rs), "ignores", "ignore"), what))
+		parts = append(parts, fmt.Sprintf("%s %s %s", readerNames(c.in, rs), plural(len(rs), "ignores", "ignore"), what))
 	}
 	return joinAnd(parts)
 }
@@ -383,7 +382,7 @@ func (c *semantic) acceptors(vs semVerdicts) string {
 	if len(rs) == 0 {
 		return ""
 	}
-	return semReaderNames(c.in, rs) + " " + semVerb(len(rs), "accepts", "accept") + " it"
+	return readerNames(c.in, rs) + " " + plural(len(rs), "accepts", "accept") + " it"
 }
 
 // semMessage builds the message shape every rule uses:
@@ -424,7 +423,7 @@ func semData(server string, rs []*registry.Reader, kv ...any) map[string]any {
 		d["server"] = server
 	}
 	if len(rs) > 0 {
-		d["tools"] = semReaderIDs(rs)
+		d["tools"] = readerIDs(rs)
 	}
 	for i := 0; i+1 < len(kv); i += 2 {
 		if kv[i+1] == nil {
@@ -433,41 +432,6 @@ func semData(server string, rs []*registry.Reader, kv ...any) map[string]any {
 		d[kv[i].(string)] = kv[i+1]
 	}
 	return d
-}
-
-// semReaderNames names readers' tools: "Claude Code and GitHub Copilot CLI".
-func semReaderNames(in FileInput, rs []*registry.Reader) string {
-	names := make([]string, len(rs))
-	for i, r := range rs {
-		names[i] = toolName(in, r.Tool)
-	}
-	return joinAnd(names)
-}
-
-// semReaderIDs lists readers' tool ids, for Data.
-func semReaderIDs(rs []*registry.Reader) []string {
-	ids := make([]string, len(rs))
-	for i, r := range rs {
-		ids[i] = string(r.Tool)
-	}
-	return ids
-}
-
-// semVerb picks the singular or plural form for n subjects.
-func semVerb(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// semQuoteAll quotes and joins: "local", "remote".
-func semQuoteAll(items []string) string {
-	q := make([]string, len(items))
-	for i, s := range items {
-		q[i] = strconv.Quote(s)
-	}
-	return strings.Join(q, ", ")
 }
 
 // semQuote quotes a key or name for a message, escaping control

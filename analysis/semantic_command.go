@@ -79,7 +79,7 @@ func (c *semantic) commandLookup(s *Server, starters []*registry.Reader, hasCwd 
 		Span:     n.Span,
 		Severity: SeverityWarning,
 		Code:     CodeCommandNotFound,
-		Message: semMessage(fmt.Sprintf("%s cannot start server %s", semReaderNames(c.in, starters), semQuote(s.Name)),
+		Message: semMessage(fmt.Sprintf("%s cannot start server %s", readerNames(c.in, starters), semQuote(s.Name)),
 			reason, "", ""),
 		Data: data,
 	})

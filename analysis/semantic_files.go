@@ -72,7 +72,7 @@ func (c *semantic) notRead(n *registry.NotRead, r *registry.Reader) {
 			msg += " (" + g + ")"
 		}
 	case len(others) > 0:
-		msg = fmt.Sprintf("%s does not read %s (%s %s it)", tool, file, semReaderNames(c.in, others), semVerb(len(others), "reads", "read"))
+		msg = fmt.Sprintf("%s does not read %s (%s %s it)", tool, file, readerNames(c.in, others), plural(len(others), "reads", "read"))
 	default:
 		msg = fmt.Sprintf("%s does not read %s, so the servers in it are not loaded", tool, file)
 	}
@@ -214,20 +214,20 @@ func (c *semantic) wrongMapKeys() {
 		case len(blamed) == 0:
 			d.Severity, d.Tags = SeverityHint, []Tag{TagDeprecated}
 			d.Message = fmt.Sprintf("%s %s %q only for compatibility with other tools (deprecated); use %q",
-				semReaderNames(c.in, readers), semVerb(len(readers), "reads", "read"), key, want)
+				readerNames(c.in, readers), plural(len(readers), "reads", "read"), key, want)
 		case !hasWant:
 			d.Severity = SeverityError
 			d.Message = fmt.Sprintf("%s %s servers from %q, not %q%s, so %s none of these servers; rename it to %q",
-				semReaderNames(c.in, blamed), semVerb(len(blamed), "reads", "read"), want, key, owners, semVerb(len(blamed), "it loads", "they load"), want)
+				readerNames(c.in, blamed), plural(len(blamed), "reads", "read"), want, key, owners, plural(len(blamed), "it loads", "they load"), want)
 		case len(vs.readers(outRefused)) > 0:
 			rs := vs.readers(outRefused)
 			d.Severity = SeverityError
 			d.Message = fmt.Sprintf("%s %s the whole configuration: %q is not one of its keys%s; move the servers into %q",
-				semReaderNames(c.in, rs), semVerb(len(rs), "refuses", "refuse"), key, owners, want)
+				readerNames(c.in, rs), plural(len(rs), "refuses", "refuse"), key, owners, want)
 		default:
 			d.Severity = SeverityWarning
 			d.Message = fmt.Sprintf("%s %s %q%s: the servers in it are not loaded; move them into %q",
-				semReaderNames(c.in, blamed), semVerb(len(blamed), "ignores", "ignore"), key, owners, want)
+				readerNames(c.in, blamed), plural(len(blamed), "ignores", "ignore"), key, owners, want)
 		}
 		c.add(d)
 	}
@@ -330,7 +330,7 @@ func (c *semantic) emptyServerMap(maps []*semMap) {
 		Severity: SeverityHint,
 		Code:     CodeEmptyServerMap,
 		Message: fmt.Sprintf("%q is empty: %s %s no servers from this file", g.sm.Path[0],
-			semReaderNames(c.in, g.readers), semVerb(len(g.readers), "loads", "load")),
+			readerNames(c.in, g.readers), plural(len(g.readers), "loads", "load")),
 		Data: semData("", g.readers, "field", g.sm.Path[0]),
 	})
 }

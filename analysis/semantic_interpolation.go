@@ -98,14 +98,14 @@ func (c *semantic) reference(e *semEntry, field string, v interp.Ref) {
 	if len(literal) == 0 {
 		return
 	}
-	does := semVerb(len(literal), "does not expand", "do not expand")
+	does := plural(len(literal), "does not expand", "do not expand")
 	if !slices.ContainsFunc(literal, func(r *registry.Reader) bool { return c.tool(r).Interpolation.Confidence.Certain() }) {
 		does = "may not expand"
 	}
-	lead := fmt.Sprintf("%s %s %s", semReaderNames(c.in, literal), does, v)
+	lead := fmt.Sprintf("%s %s %s", readerNames(c.in, literal), does, v)
 	var note string
 	if len(expanding) > 0 {
-		note = semReaderNames(c.in, expanding) + " " + semVerb(len(expanding), "expands", "expand") + " it"
+		note = readerNames(c.in, expanding) + " " + plural(len(expanding), "expands", "expand") + " it"
 	} else if owners := c.syntaxOwners(v.Syntax, literal); owners != "" {
 		note = "that is the syntax of " + owners
 	}
@@ -257,7 +257,7 @@ func (c *semantic) fileReferences() {
 				Severity: SeverityError,
 				Code:     CodeMissingFileReference,
 				Message: fmt.Sprintf("%s %s the whole configuration: %s names a file that does not exist (\"bad file reference\")",
-					semReaderNames(c.in, readers), semVerb(len(readers), "refuses", "refuse"), v),
+					readerNames(c.in, readers), plural(len(readers), "refuses", "refuse"), v),
 				Data: semData("", readers, "path", v.Name),
 			})
 		}

@@ -119,7 +119,7 @@ func (c *semantic) secretFinding(e *semEntry, field, key string, sec semSecretKi
 		msg += fmt.Sprintf("; reference an environment variable instead (%s)", ref)
 		data["variable"] = variable
 	case !c.anyExpands(e.readers, field):
-		msg += fmt.Sprintf("; %s cannot reference environment variables here, so keep this file private", semReaderNames(c.in, e.readers))
+		msg += fmt.Sprintf("; %s cannot reference environment variables here, so keep this file private", readerNames(c.in, e.readers))
 	}
 	return Diagnostic{Span: value.Span, Severity: SeverityWarning, Code: CodeLiteralSecret, Message: msg, Data: data}
 }

@@ -100,7 +100,7 @@ func (c *semantic) typeNotAccepted(e *semEntry) {
 				known = verdict.TypeValues(string(rs[0].Dialect)) // its schema's list
 			}
 			if len(known) > 0 {
-				fix = fmt.Sprintf("%s knows %s", toolName(c.in, rs[0].Tool), semQuoteAll(known))
+				fix = fmt.Sprintf("%s knows %s", toolName(c.in, rs[0].Tool), quoteList(known))
 			}
 		}
 	}
@@ -351,14 +351,14 @@ func (c *semantic) emptyCommand(e *semEntry) {
 		d.Severity = sev
 		note := ""
 		if rs := vs.readers(outAccepted); len(rs) > 0 {
-			note = semReaderNames(c.in, rs) + " " + semVerb(len(rs), "accepts", "accept") + " the entry but cannot start it"
+			note = readerNames(c.in, rs) + " " + plural(len(rs), "accepts", "accept") + " the entry but cannot start it"
 		}
 		d.Message = semMessage(c.blame(e.s.Name, vs, ""), `the command is empty ("Command cannot be empty")`, note, "")
 	} else {
 		rs := vs.readers(outAccepted)
 		d.Severity = SeverityWarning
 		d.Message = fmt.Sprintf("server %s has an empty command: %s %s the entry but cannot start it",
-			semQuote(e.s.Name), semReaderNames(c.in, rs), semVerb(len(rs), "accepts", "accept"))
+			semQuote(e.s.Name), readerNames(c.in, rs), plural(len(rs), "accepts", "accept"))
 	}
 	c.add(d)
 }
@@ -432,7 +432,7 @@ func (c *semantic) invalidURL(e *semEntry) {
 		return
 	}
 	msg := fmt.Sprintf("the url of server %s is not an http(s) URL: %s %s it but cannot connect",
-		semQuote(e.s.Name), semReaderNames(c.in, cannot), semVerb(len(cannot), "accepts", "accept"))
+		semQuote(e.s.Name), readerNames(c.in, cannot), plural(len(cannot), "accepts", "accept"))
 	data := semData(e.s.Name, cannot, "field", "url")
 	if !strings.Contains(raw, "://") {
 		msg += ` (add "https://" or "http://")`
