@@ -87,33 +87,55 @@ func applies(doc *Document, edits []Edit) bool {
 // FixAll combines the safe fix of every diagnostic that has one, in
 // order, skipping a fix whose edits touch an earlier one's (the next run
 // picks it up) or that would add a syntax error. It returns the edits
-// and how many fixes they make.
-func FixAll(doc *Document, diags []Diagnostic) ([]Edit, int) {
+// and how many fixes they make. The editor's fix-all (source.fixAll) and
+// `mcp-lsp check --fix` both apply exactly these edits.
+func FixAll(doc *Document, diags []Diagnostic) ([]Edit, int) { return fixAll(doc, diags, false) }
+
+// FixAllUnsafe is [FixAll] with the fixes that change what the file
+// means as well (`check --fix --unsafe`): a removal, a suggested key, a
+// secret moved into a variable. For a diagnostic with several fixes it
+// takes the safe one, else the preferred one, else the first.
+func FixAllUnsafe(doc *Document, diags []Diagnostic) ([]Edit, int) { return fixAll(doc, diags, true) }
+
+func fixAll(doc *Document, diags []Diagnostic, unsafe bool) ([]Edit, int) {
 	var chosen []Edit
 	n := 0
 	before := len(doc.parsed().Errors)
 	for _, diag := range diags {
-		for _, fx := range QuickFixes(doc, diag) {
-			if !fx.Safe {
-				continue
-			}
-			if slices.ContainsFunc(fx.Edits, func(e Edit) bool {
-				return slices.ContainsFunc(chosen, func(c Edit) bool { return touches(e, c) })
-			}) {
-				break
-			}
-			next := append(slices.Clone(chosen), fx.Edits...)
-			sortEdits(next)
-			out, err := Apply(doc.Content, next)
-			if err != nil || len(jsonc.Parse(out).Errors) > before {
-				break
-			}
-			chosen = next
-			n++
-			break
+		fx, ok := pick(QuickFixes(doc, diag), unsafe)
+		if !ok {
+			continue
 		}
+		if slices.ContainsFunc(fx.Edits, func(e Edit) bool {
+			return slices.ContainsFunc(chosen, func(c Edit) bool { return touches(e, c) })
+		}) {
+			continue
+		}
+		next := append(slices.Clone(chosen), fx.Edits...)
+		sortEdits(next)
+		out, err := Apply(doc.Content, next)
+		if err != nil || len(jsonc.Parse(out).Errors) > before {
+			continue
+		}
+		chosen = next
+		n++
 	}
 	return chosen, n
+}
+
+// pick chooses the fix fix-all applies for one diagnostic: the first safe
+// one; with unsafe, failing that, the preferred one, else the first.
+func pick(fixes []Fix, unsafe bool) (Fix, bool) {
+	if i := slices.IndexFunc(fixes, func(f Fix) bool { return f.Safe }); i >= 0 {
+		return fixes[i], true
+	}
+	if !unsafe || len(fixes) == 0 {
+		return Fix{}, false
+	}
+	if i := slices.IndexFunc(fixes, func(f Fix) bool { return f.Preferred }); i >= 0 {
+		return fixes[i], true
+	}
+	return fixes[0], true
 }
 
 // touches is overlaps, stricter: edits of two different fixes must not

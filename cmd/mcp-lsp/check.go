@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -79,6 +80,9 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	failOnFlag := fset.String("fail-on", "error", "exit with status 1 when a finding is at least this `severe`: error, warning or never")
 	tools := fset.String("tools", "", "comma-separated tool `ids` to check for (default: every tool that reads each file)")
 	commandLookup := fset.Bool("command-lookup", false, "check that each server's command exists on PATH (looked up, never run)")
+	fixFlag := fset.Bool("fix", false, "apply the safe fixes (the editor's fix-all) in place, then report what is left")
+	diffFlag := fset.Bool("diff", false, "print the fixes --fix would make as a unified diff; write nothing")
+	unsafeFlag := fset.Bool("unsafe", false, "with --fix or --diff, apply the fixes that change meaning too")
 	fset.Usage = func() { fmt.Fprint(stderr, usage) }
 	if err := fset.Parse(args); err != nil {
 		return 2
@@ -91,6 +95,10 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	failLevel, ok := failOn[*failOnFlag]
 	if !ok {
 		fmt.Fprintf(stderr, "mcp-lsp check: unknown --fail-on %q (want error, warning or never)\n", *failOnFlag)
+		return 2
+	}
+	if *unsafeFlag && !*fixFlag && !*diffFlag {
+		fmt.Fprintln(stderr, "mcp-lsp check: --unsafe needs --fix or --diff")
 		return 2
 	}
 	roots := fset.Args()
@@ -161,6 +169,27 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		Settings: settings,
 		Folders:  folders,
 	}
+	if *fixFlag || *diffFlag {
+		fixed, fixFailed, blocked := computeFixes(paths, opts, *unsafeFlag, stderr)
+		ioFailed = ioFailed || fixFailed
+		if *diffFlag {
+			return printFixDiff(stdout, stderr, fixed, blocked, ioFailed)
+		}
+		total := 0
+		for _, ff := range fixed {
+			if err := writeFixed(ff.abs, ff.old, ff.new); err != nil {
+				fmt.Fprintf(stderr, "mcp-lsp check: %s: not fixed: %v\n", ff.path, err)
+				ioFailed = true
+				continue
+			}
+			total += ff.fixes
+		}
+		if total > 0 {
+			fmt.Fprintf(stderr, "mcp-lsp check: fixed %d %s\n", total, plural(total, "problem", "problems"))
+		}
+	}
+	// After --fix, a new session reads the files as they are now: the
+	// report and the exit status say what is left.
 	snap := cache.NewSession(nil, reg).Snapshot()
 	reported := map[string]bool{}
 	for _, root := range roots {
@@ -270,6 +299,48 @@ func toCheckResult(snap *cache.Snapshot, m *lsp.Mapper, path string, d analysis.
 		r.Related = append(r.Related, checkRelated{Path: relPath, Line: line, Column: col, Range: rng, Message: rel.Message})
 	}
 	return r, nil
+}
+
+// printFixDiff is `check --diff`: the unified diff of every file the
+// fixes change, and nothing else. Its status is 1 when there is something
+// to fix (as `ruff --diff`), so that CI can ask "is everything fixed?",
+// or a fix that is not made because its file does not parse (blocked).
+// A literal secret on a line of the diff is shown masked, as everywhere
+// else mcp-lsp prints (such a hunk is then for reading; --fix applies it).
+func printFixDiff(stdout, stderr io.Writer, fixed []*fixedFile, blocked, ioFailed bool) int {
+	for _, ff := range fixed {
+		name := filepath.ToSlash(ff.path)
+		if filepath.IsAbs(ff.path) {
+			name = strings.TrimPrefix(name, "/")
+		}
+		var b bytes.Buffer
+		if err := writeUnifiedDiff(&b, name, ff.old, ff.diffEdits()); err != nil {
+			fmt.Fprintf(stderr, "mcp-lsp check: %v\n", err)
+			return 2
+		}
+		out := b.Bytes()
+		for _, s := range ff.secrets {
+			out = bytes.ReplaceAll(out, []byte(s), []byte(analysis.Masked))
+		}
+		if _, err := stdout.Write(out); err != nil {
+			fmt.Fprintf(stderr, "mcp-lsp check: %v\n", err)
+			return 2
+		}
+	}
+	switch {
+	case ioFailed:
+		return 2
+	case len(fixed) > 0 || blocked:
+		return 1
+	}
+	return 0
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func absPath(p string) string {

@@ -2,7 +2,7 @@
 // which AI coding tools declare their MCP servers.
 //
 //	mcp-lsp [--stdio] [--log-file FILE] [--log-level LEVEL] [--cpuprofile FILE]   serve LSP on stdin/stdout
-//	mcp-lsp check [--format text|json|sarif|github] [PATH...] check files or directories
+//	mcp-lsp check [--format text|json|sarif|github] [--fix|--diff] [PATH...] check (and fix) files or directories
 //	mcp-lsp effective [--tool ID] [--cwd DIR] [DIR]           what each tool will start
 //	mcp-lsp convert --to DIALECT [--write PATH] FILE          convert between dialects
 //	mcp-lsp version (or --version)                           print the version and commit
@@ -57,7 +57,7 @@ Usage:
         for the editor to answer one of its requests, then goes on
         without it.
   mcp-lsp check [--format text|json|sarif|github] [--fail-on error|warning|never]
-                [--tools IDS] [--command-lookup] [PATH...]
+                [--tools IDS] [--command-lookup] [--fix | --diff] [--unsafe] [PATH...]
         Check MCP config files, or every MCP config file under the given
         directories (default "."). --format sarif prints a SARIF 2.1.0 log
         (for GitHub code scanning), github prints workflow commands that
@@ -65,6 +65,17 @@ Usage:
         --fail-on level (default error), 1 findings at that level, 2 usage
         or I/O error. No MCP configuration file at all is not an error: it
         is said on stderr and the status is 0.
+        --fix applies the safe fixes (the same edits as the editor's "fix
+        all") in place, then reports what is left; the exit status is that
+        of what is left. Each file is replaced atomically (a temporary file
+        in its directory, renamed over it, same permissions; a symbolic
+        link is written through and stays a link); comments, formatting,
+        line endings and a byte order mark are kept. A file that does not
+        parse is never written. --diff prints the fixes as a unified diff
+        and writes nothing (status 1 when there is something to fix); a
+        literal secret in it is masked. --unsafe adds the fixes that change
+        what the file means (removing a duplicate, moving a secret into an
+        environment variable, a suggested key).
   mcp-lsp effective [--tool ID] [--cwd DIR] [--format text|json] [DIR]
         Print, for each tool (or one), the MCP servers it will start when
         launched in DIR (or --cwd), each with the file and line it comes
