@@ -51,6 +51,9 @@ type Options struct {
 	// testHook, when set, runs before every message is dispatched, inside
 	// the recover middleware: tests use it to make a handler panic or block.
 	testHook func(ctx context.Context, method string)
+	// testDidChange, when set, is told for every didChange whether the
+	// stream decoded its params (decodeDidChange) or the handler did.
+	testDidChange func(predecoded bool)
 }
 
 type lifecycleState int
@@ -65,9 +68,12 @@ const (
 type Server struct {
 	unimplemented
 
-	opts    Options
-	logger  *slog.Logger
-	conn    jsonrpc2.Conn
+	opts   Options
+	logger *slog.Logger
+	conn   jsonrpc2.Conn
+	// stream is the connection's JSON-RPC stream (nil in tests that
+	// build a Server without one): it hands over predecoded params.
+	stream  *rpcstream.Stream
 	session *cache.Session
 	diags   *diagnoser
 	mappers *mapperCache
@@ -112,10 +118,14 @@ func (s *Server) exit() {
 // stream simply closed).
 func Run(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	s := newServer(opts)
-	s.conn = jsonrpc2.NewConn(rpcstream.New(rwc, rpcstream.Options{
+	s.stream = rpcstream.New(rwc, rpcstream.Options{
 		Logger:    s.logger,
 		OnRefused: s.refused,
-	}))
+		Predecode: map[string]func([]byte) (any, error){
+			protocol.MethodTextDocumentDidChange: decodeDidChange,
+		},
+	})
+	s.conn = jsonrpc2.NewConn(s.stream)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.diags = newDiagnoser(s)

@@ -96,6 +96,27 @@ type didChangeParams struct {
 	} `json:"contentChanges"`
 }
 
+// didChangeParams returns the params of a didChange: as the stream
+// decoded them from the frame (decodeDidChange), or decoded here.
+func (s *Server) didChangeParams(raw json.RawMessage) (*didChangeParams, error) {
+	if s.stream != nil {
+		if v, ok := s.stream.Predecoded(raw); ok {
+			if s.opts.testDidChange != nil {
+				s.opts.testDidChange(true)
+			}
+			return v.(*didChangeParams), nil
+		}
+	}
+	if s.opts.testDidChange != nil {
+		s.opts.testDidChange(false)
+	}
+	var params didChangeParams
+	if err := json.Unmarshal(raw, &params); err != nil {
+		return nil, err
+	}
+	return &params, nil
+}
+
 func (s *Server) didChange(params *didChangeParams) error {
 	path, ok := uriToPath(params.TextDocument.URI)
 	if !ok {
@@ -225,11 +246,11 @@ func (s *Server) extraHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 		case methodEffective:
 			return s.serveEffective(ctx, reply, req)
 		case protocol.MethodTextDocumentDidChange:
-			var params didChangeParams
-			if err := json.Unmarshal(req.Params(), &params); err != nil {
+			params, err := s.didChangeParams(req.Params())
+			if err != nil {
 				return reply(ctx, nil, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err))
 			}
-			if err := s.didChange(&params); err != nil {
+			if err := s.didChange(params); err != nil {
 				s.logger.Warn("didChange rejected", "error", err)
 				return reply(ctx, nil, err)
 			}

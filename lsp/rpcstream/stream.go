@@ -70,6 +70,12 @@ type Options struct {
 	// reply to the client (a notification too deep to decode, say), so
 	// the server can tell the user.
 	OnRefused func(method, reason string)
+	// Predecode, when set, decodes the params of the named notifications
+	// straight from the frame, once (see predecode.go): a didChange
+	// carries the whole document, and decoding it a second time in the
+	// handler doubled its cost. A predecoder that fails leaves the
+	// message to the ordinary path.
+	Predecode map[string]func(params []byte) (any, error)
 }
 
 // Stream implements jsonrpc2.Stream over a byte stream with LSP's
@@ -90,6 +96,8 @@ type Stream struct {
 	// counters for tests: messages refused with a reply, and dropped
 	// without one.
 	replied, dropped int
+
+	predecoded predecodedTable
 }
 
 // incoming is a call in flight: its original id bytes and their key.
@@ -324,6 +332,9 @@ func (s *Stream) classify(body []byte, top scanned) (jsonrpc2.Message, outcome) 
 				return nil, out
 			}
 			params = translated
+		}
+		if msg := s.predecode(body, top, method, params); msg != nil {
+			return msg, outcome{}
 		}
 		if params == nil || method == methodCancelRequest {
 			msg, err := jsonrpc2.NewNotification(method, rawOrNull(params))
