@@ -161,3 +161,40 @@ func TestStateFile69MB(t *testing.T) {
 		t.Error("the unchanged state file was read again after the disk was forgotten")
 	}
 }
+
+// BenchmarkReadStateFile measures what a change of the 69 MB
+// ~/.claude.json costs the server: the read (regular file, capped) and the
+// skim, then what every later snapshot pays while it is unchanged (a stat):
+//
+//	go test ./lsp/cache -run X -bench StateFile -benchmem
+func BenchmarkReadStateFile(b *testing.B) {
+	path := filepath.Join(b.TempDir(), ".claude.json")
+	if err := os.WriteFile(path, claudeJSON(70, 500), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	saved := racyWindow
+	racyWindow = 0
+	defer func() { racyWindow = saved }()
+	b.Run("read+skim", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			snap := NewSession(nil, nil).Snapshot()
+			if f := snap.File(path); snap.Parse(f).Root == nil {
+				b.Fatal("no tree")
+			}
+		}
+	})
+	b.Run("unchanged", func(b *testing.B) {
+		s := NewSession(nil, nil)
+		first := s.Snapshot()
+		first.Parse(first.File(path))
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			snap := s.ForgetDisk()
+			if f := snap.File(path); snap.Parse(f).Root == nil {
+				b.Fatal("no tree")
+			}
+		}
+	})
+}
