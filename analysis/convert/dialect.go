@@ -30,6 +30,10 @@ type dialectInfo struct {
 	// sets none; 0 when it has no per-server timeout or the default is
 	// unknown (Claude Code's MCP_TIMEOUT is global).
 	defaultTimeout int
+	// unsetEmpty are the fields in which an unset ${VAR} becomes an empty
+	// string, where elsewhere the tool keeps it as text (Gemini CLI: env
+	// and headers; verified with 0.61.0).
+	unsetEmpty []string
 }
 
 var dialects = map[Dialect]*dialectInfo{
@@ -47,6 +51,13 @@ var dialects = map[Dialect]*dialectInfo{
 		fields:         []string{"env", "headers"},
 		transports:     []Transport{Stdio, HTTP, SSE},
 		defaultTimeout: 30000,
+	},
+	schemas.GeminiCLI: {
+		id: schemas.GeminiCLI, tool: "Gemini CLI", mapKey: "mcpServers", syntax: dollarBare,
+		fields:         []string{"*"},
+		transports:     []Transport{Stdio, HTTP, SSE},
+		defaultTimeout: 600000,
+		unsetEmpty:     []string{"env", "headers"},
 	},
 	schemas.OpenCode: {
 		id: schemas.OpenCode, tool: "OpenCode", mapKey: "mcp", syntax: braceSyntax,
@@ -109,10 +120,18 @@ func (d *dialectInfo) expands(field string) bool {
 // readText reads a string of field: with the tool's syntax where it
 // expands variables, as literal text elsewhere.
 func (d *dialectInfo) readText(field, s string) Text {
-	if d.expands(field) {
-		return d.syntax.read(s)
+	if !d.expands(field) {
+		return Lit(s)
 	}
-	return Lit(s)
+	t := d.syntax.read(s)
+	if slices.Contains(d.unsetEmpty, field) {
+		for i := range t {
+			if r := &t[i].Ref; r.Kind == EnvRef && !r.HasDefault {
+				r.HasDefault = true
+			}
+		}
+	}
+	return t
 }
 
 // holds reports whether the dialect can hold a server of transport t.

@@ -23,6 +23,7 @@ var fuzzTargets = map[string]struct{ kind, path string }{
 	schemas.OpenCode:      {"opencode-project", "/p/opencode.json"},
 	schemas.VSCode:        {"vscode-workspace", "/p/.vscode/mcp.json"},
 	schemas.Cursor:        {"cursor-project", "/p/.cursor/mcp.json"},
+	schemas.GeminiCLI:     {"gemini-workspace-settings", "/p/.gemini/settings.json"},
 }
 
 // fuzzDialect picks the dialect named d, or one chosen by its hash.
@@ -210,6 +211,7 @@ var mapKeys = map[string]string{
 	schemas.ClaudeDesktop: "mcpServers",
 	schemas.CopilotCLI:    "mcpServers",
 	schemas.Cursor:        "mcpServers",
+	schemas.GeminiCLI:     "mcpServers",
 	schemas.OpenCode:      "mcp",
 	schemas.VSCode:        "servers",
 }

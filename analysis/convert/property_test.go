@@ -263,7 +263,7 @@ func (g gen) literal() string {
 func (g gen) ref() (convert.Ref, bool) {
 	name := g.pick("HOME", "API_KEY", "TOKEN_2", "_X", "PORT")
 	switch g.d {
-	case schemas.ClaudeCode, schemas.CopilotCLI:
+	case schemas.ClaudeCode, schemas.CopilotCLI, schemas.GeminiCLI:
 		r := convert.Ref{Kind: convert.EnvRef, Name: name}
 		if g.chance(0.4) {
 			r.HasDefault, r.Default = true, g.pick("", "x", "/tmp/a b", "8080")
@@ -299,7 +299,7 @@ func expands(d, field string) bool {
 		return slices.Contains([]string{"command", "args", "env", "url", "headers"}, field)
 	case schemas.CopilotCLI:
 		return field == "env" || field == "headers"
-	case schemas.OpenCode, schemas.VSCode:
+	case schemas.OpenCode, schemas.VSCode, schemas.GeminiCLI:
 		return true
 	case schemas.Cursor:
 		return slices.Contains([]string{"command", "args", "env", "url", "headers", "oauth"}, field)
@@ -313,6 +313,10 @@ func (g gen) text(field string, nonEmpty bool) convert.Text {
 	for range g.r.Intn(3) + 1 {
 		if expands(g.d, field) && g.chance(0.4) {
 			if r, ok := g.ref(); ok {
+				if g.d == schemas.GeminiCLI && (field == "env" || field == "headers") && r.Kind == convert.EnvRef {
+					// Gemini CLI turns an unset variable into "" there.
+					r.HasDefault = true
+				}
 				t = append(t, convert.Segment{Ref: r})
 				continue
 			}
@@ -360,6 +364,7 @@ func genServer(r *rand.Rand, d string) *convert.Server {
 		schemas.OpenCode:      {convert.Stdio, convert.HTTP},
 		schemas.VSCode:        {convert.Stdio, convert.HTTP, convert.SSE},
 		schemas.Cursor:        {convert.Stdio, convert.HTTP, convert.SSE},
+		schemas.GeminiCLI:     {convert.Stdio, convert.HTTP, convert.SSE},
 	}[d]
 	s.Transport = transports[r.Intn(len(transports))]
 	if s.Transport == convert.Stdio {
@@ -485,6 +490,34 @@ func genServer(r *rand.Rand, d string) *convert.Server {
 		}
 		if g.chance(0.2) {
 			s.Extras = append(s.Extras, convert.Extra{Dialect: d, Key: "version", Value: "1.2.3"})
+		}
+	case schemas.GeminiCLI:
+		timeout()
+		if s.Transport == convert.Stdio && g.chance(0.4) {
+			s.Cwd = g.text("cwd", true)
+		}
+		if g.chance(0.3) {
+			s.Tools = []string{"read_file", "search"}
+		}
+		if g.chance(0.2) {
+			s.Extras = append(s.Extras, convert.Extra{Dialect: d, Key: "trust", Value: true})
+		}
+		if g.chance(0.2) {
+			s.Extras = append(s.Extras, convert.Extra{Dialect: d, Key: "excludeTools", Value: []any{"delete"}})
+		}
+		if s.Transport != convert.Stdio && g.chance(0.4) {
+			o := &convert.OAuth{ClientID: g.text("oauth", true)}
+			if g.chance(0.5) {
+				o.Scopes = []convert.Text{convert.Lit("openid"), convert.Lit("email")}
+			}
+			if g.chance(0.3) {
+				o.AuthorizationEndpoint = convert.Lit("https://a.example/authorize")
+				o.TokenEndpoint = convert.Lit("https://a.example/token")
+			}
+			s.OAuth = o
+			if g.chance(0.2) {
+				s.Extras = append(s.Extras, convert.Extra{Dialect: d, Key: "oauth.enabled", Value: true})
+			}
 		}
 	case schemas.Cursor:
 		if s.Transport == convert.Stdio {

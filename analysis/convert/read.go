@@ -91,6 +91,8 @@ var nestedKeys = map[Dialect]map[string][]string{
 	schemas.OpenCode:   {"oauth": {"clientId", "clientSecret", "scope", "redirectUri", "callbackPort", "authorizationEndpoint", "tokenEndpoint"}},
 	schemas.VSCode:     {"oauth": {"clientId"}},
 	schemas.Cursor:     {"auth": {"CLIENT_ID", "CLIENT_SECRET", "scopes"}},
+	schemas.GeminiCLI: {"oauth": {"enabled", "clientId", "clientSecret", "authorizationUrl", "tokenUrl", "scopes",
+		"audiences", "redirectUri", "tokenParamName"}},
 }
 
 func (d *dialectInfo) fromValue(name string, v any) (*Server, []Loss, error) {
@@ -158,6 +160,8 @@ func (d *dialectInfo) fromValue(name string, v any) (*Server, []Loss, error) {
 		d.readVSCode(s, def, e)
 	case schemas.Cursor:
 		d.readCursor(s, def, e)
+	case schemas.GeminiCLI:
+		losses = append(losses, d.readGemini(s, def, e)...)
 	}
 	return s, losses, nil
 }
@@ -514,4 +518,76 @@ func (d *dialectInfo) readCursor(s *Server, def string, e entry) {
 			s.OAuth = a
 		}
 	}
+}
+
+// readGemini reads a Gemini CLI entry. httpUrl beats url, and url beats
+// command (verified, 0.61.0): the fields of the transport Gemini CLI does
+// not use are reported as dropped. includeTools is the tool filter;
+// excludeTools, trust, description and the Google authentication settings
+// are Gemini CLI's own.
+func (d *dialectInfo) readGemini(s *Server, def string, e entry) []Loss {
+	var losses []Loss
+	unused := func(field, why string) {
+		if _, ok := e.get(field); ok {
+			losses = append(losses, Loss{Server: s.Name, Field: field, Kind: Dropped, Reason: "Gemini CLI does not use it: " + why})
+		}
+	}
+	switch def {
+	case "stdioServer":
+		d.readStdio(s, e, "env")
+		cwd, _ := e.str("cwd")
+		s.Cwd = d.readText("cwd", cwd)
+	default:
+		t := HTTP
+		if def == "sseServer" {
+			t = SSE
+		}
+		d.readRemote(s, t, e)
+		if u, ok := e.str("httpUrl"); ok {
+			unused("url", "httpUrl beats url")
+			s.URL = d.readText("url", u)
+		}
+		unused("command", "a url beats command")
+		unused("args", "a url beats command")
+		unused("env", "a url beats command")
+		unused("cwd", "a url beats command")
+	}
+	if tools, ok := e.strs("includeTools"); ok && len(tools) > 0 {
+		s.Tools = tools
+	} else {
+		e.extra(s, d.id, "includeTools", "includeTools")
+	}
+	if v, ok := e.get("timeout"); ok {
+		switch t := v.(type) {
+		case string: // coerced by Gemini CLI
+			if n, err := strconv.Atoi(t); err == nil {
+				s.TimeoutMs = n
+			}
+		default:
+			s.TimeoutMs = e.integer("timeout")
+		}
+	}
+	for _, k := range []string{"excludeTools", "trust", "description", "tcp", "authProviderType", "targetAudience", "targetServiceAccount"} {
+		e.extra(s, d.id, k, k)
+	}
+	if o, ok := e.object("oauth"); ok {
+		a := &OAuth{}
+		txt := func(k string) Text { v, _ := o.str(k); return d.readText("oauth", v) }
+		a.ClientID = txt("clientId")
+		a.ClientSecret = txt("clientSecret")
+		a.AuthorizationEndpoint = txt("authorizationUrl")
+		a.TokenEndpoint = txt("tokenUrl")
+		a.RedirectURI = txt("redirectUri")
+		sc, _ := o.strs("scopes")
+		for _, x := range sc {
+			a.Scopes = append(a.Scopes, d.readText("oauth", x))
+		}
+		if !a.empty() {
+			s.OAuth = a
+		}
+		for _, k := range []string{"enabled", "audiences", "tokenParamName"} {
+			o.extra(s, d.id, k, "oauth."+k)
+		}
+	}
+	return losses
 }

@@ -65,6 +65,8 @@ func ToEntry(dialect Dialect, s *Server) (any, []Loss, error) {
 		o = w.vscode()
 	case schemas.Cursor:
 		o = w.cursor()
+	case schemas.GeminiCLI:
+		o = w.gemini()
 	}
 	if w.err != nil {
 		return nil, nil, w.err
@@ -100,6 +102,8 @@ type writer struct {
 	s      *Server
 	losses []Loss
 	err    error
+	// field is the model field text is writing (for spell).
+	field string
 }
 
 // lose records a loss, once per field and reason.
@@ -181,6 +185,7 @@ func (w *writer) text(field, lossField string, t Text) string {
 			fallback = append(fallback, token{start: start, end: b.Len()})
 			continue
 		}
+		w.field = field
 		spelled, isRef := w.spell(lossField, r)
 		b.WriteString(spelled)
 		tok := token{start: start, end: b.Len()}
@@ -216,6 +221,16 @@ func (w *writer) spell(lossField string, r Ref) (text string, isRef bool) {
 			if !interp.IsIdent(r.Name) {
 				w.lose(lossField, Changed, "%s cannot expand a variable named %q: %s stays text", d.tool, r.Name, r.describe())
 				return r.display(), false
+			}
+			if slices.Contains(d.unsetEmpty, w.field) {
+				// ${VAR} is already "" when unset here (Gemini CLI's env
+				// and headers).
+				if !r.HasDefault {
+					w.lose(lossField, Changed, "%s turns an unset %s into an empty string in %s", d.tool, r.Name, w.field)
+				}
+				if !r.HasDefault || r.Default == "" {
+					return "${" + r.Name + "}", true
+				}
 			}
 			if r.HasDefault {
 				return "${" + r.Name + ":-" + r.Default + "}", true
@@ -780,6 +795,69 @@ func (w *writer) cursor() Object {
 		}
 		if len(oa) > 0 {
 			o.set("auth", oa)
+		}
+	}
+	return o
+}
+
+// gemini writes a Gemini CLI entry: command for stdio, httpUrl for
+// Streamable HTTP (unambiguous in every release: before 0.61.0 a url
+// without type was SSE), "type": "sse" with url for SSE.
+func (w *writer) gemini() Object {
+	s := w.s
+	w.stray()
+	w.common("cwd", "timeout", "tools")
+	var o Object
+	switch s.Transport {
+	case Stdio:
+		w.stdio(&o, "env", false)
+		w.opt(&o, "cwd", "cwd", "cwd", s.Cwd)
+	case SSE:
+		o.set("type", "sse")
+		w.remote(&o)
+	default:
+		o.set("httpUrl", w.text("url", "url", s.URL))
+		if len(s.Headers) > 0 {
+			if h := w.pairs("headers", s.Headers); len(h) > 0 {
+				o.set("headers", h)
+			}
+		}
+	}
+	if t := w.timeout(); t != 0 {
+		o.set("timeout", t)
+	}
+	if s.Tools != nil {
+		if len(s.Tools) == 0 {
+			w.lose("tools", Dropped, "Gemini CLI reads an empty includeTools as no filter: every tool of the server will be available")
+		} else {
+			tools := make([]any, len(s.Tools))
+			for i, t := range s.Tools {
+				tools[i] = t
+			}
+			o.set("includeTools", tools)
+		}
+	}
+	w.extras(&o)
+	if s.Transport != Stdio {
+		var oa Object
+		if a := s.OAuth; !a.empty() {
+			w.oauthLosses("clientId", "clientSecret", "scopes", "redirectUri", "authorizationEndpoint", "tokenEndpoint")
+			w.opt(&oa, "clientId", "oauth", "oauth.clientId", a.ClientID)
+			w.opt(&oa, "clientSecret", "oauth", "oauth.clientSecret", a.ClientSecret)
+			w.opt(&oa, "authorizationUrl", "oauth", "oauth.authorizationEndpoint", a.AuthorizationEndpoint)
+			w.opt(&oa, "tokenUrl", "oauth", "oauth.tokenEndpoint", a.TokenEndpoint)
+			if len(a.Scopes) > 0 {
+				oa.set("scopes", w.listScopes("oauth"))
+			}
+			w.opt(&oa, "redirectUri", "oauth", "oauth.redirectUri", a.RedirectURI)
+		}
+		for _, x := range s.Extras {
+			if k, ok := strings.CutPrefix(x.Key, "oauth."); ok && x.Dialect == w.d.id {
+				oa.set(k, x.Value)
+			}
+		}
+		if len(oa) > 0 {
+			o.set("oauth", oa)
 		}
 	}
 	return o

@@ -36,7 +36,9 @@ type Workspace struct {
 //     uses). When both exist, opencode.json wins: OpenCode merges every
 //     opencode.json after every opencode.jsonc, so a server added there
 //     is the one it uses.
-//   - VS Code: .vscode/mcp.json. Cursor: .cursor/mcp.json.
+//   - VS Code: .vscode/mcp.json. Cursor: .cursor/mcp.json. Gemini CLI:
+//     .gemini/settings.json (the workspace settings; other settings in
+//     an existing file are kept).
 //   - Claude Desktop has no project file: its one configuration file,
 //     per user, at the place the app reads on the Env's system.
 //
@@ -65,6 +67,8 @@ func (ws *Workspace) targetFile(dialect string) string {
 		return filepath.Join(dir, ".vscode", "mcp.json")
 	case schemas.Cursor:
 		return filepath.Join(dir, ".cursor", "mcp.json")
+	case schemas.GeminiCLI:
+		return filepath.Join(dir, ".gemini", "settings.json")
 	case schemas.ClaudeDesktop:
 		return claudeDesktopFile(ws.Env)
 	}
