@@ -26,7 +26,7 @@ var Rules = slices.Concat(syntaxRules, sizeRules, semanticRules, schemaRules, cr
 var syntaxRules = []Rule{
 	{CodeSyntaxError, SeverityError, "The file is not valid JSON(C); the tools cannot parse it."},
 	{CodeCommentInJSON, SeverityError, "A comment in a file that a tool reads as strict JSON."},
-	{CodeTrailingCommaJSON, SeverityError, "A trailing comma in a file that a tool reads as strict JSON."},
+	{CodeTrailingCommaJSON, SeverityError, "A trailing comma in a file that a tool reads as strict JSON, or as JSON with comments but without trailing commas (Gemini CLI stops with exit code 52)."},
 	{CodeBOMNotAllowed, SeverityError, "A byte-order mark in a file that a tool parses without stripping it."},
 	{CodeEmptyFile, SeverityError, "The file holds no JSON value."},
 	{CodeTopLevelNotObject, SeverityError, "The top level of the file is not an object."},

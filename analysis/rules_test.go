@@ -65,9 +65,12 @@ meant; **info** and **hint** for notes.
 
 What a tool does with a server entry is decided once, in ` + "`analysis/verdict`" + `,
 for each (entry, reader): the schema branch the reader takes (stdio, remote...),
-the outcome — **loads**, **loads with keys ignored** (Claude Code, Copilot CLI)
-or **stripped** (OpenCode), **skips the entry**, **refuses the whole file**
-(OpenCode), or **may not load** where the tool's behaviour is not known — with
+the outcome — **loads** (Gemini CLI also loads an invalid entry as written,
+after a warning: such findings are warnings for it), **loads with keys
+ignored** (Claude Code, Copilot CLI, Gemini CLI) or **stripped** (OpenCode),
+**skips the entry**, **refuses the whole file** (OpenCode; Gemini CLI for
+` + "`args`" + ` as a string, which crashes it), or **may not load** where the tool's
+behaviour is not known — with
 its reasons (stable codes, byte spans) and the program it would start. The
 schema and semantic rules, the effective view (` + "`mcp-lsp effective`" + `), hover
 and the code actions (built on those diagnostics) all read that verdict, so
@@ -76,6 +79,18 @@ tool does with an invalid entry, an unknown key and a duplicate name is data
 in ` + "`discovery/registry/registry.json`" + ` (` + "`effects`" + ` of each reader, with its
 confidence and source). Verdicts are cached by content (registry, reader,
 entry bytes) in the language server's session.
+
+## Tools modelled
+
+Claude Code 2.1.328, GitHub Copilot CLI 1.0.102, OpenCode 1.18.33 and Gemini
+CLI 0.61.0 are modelled from runs of the real tools (files, layers, gates,
+strictness, interpolation); VS Code, Cursor, Claude Desktop, Atomic TUI and
+Nyzhi from their documentation and code. Gemini CLI reads
+` + "`~/.gemini/settings.json`" + `, the launch directory's ` + "`.gemini/settings.json`" + `
+(no walk-up) and the system files; in a folder its ` + "`trustedFolders.json`" + ` does
+not trust, no server starts, and its ` + "`mcp.allowed`" + `/` + "`mcp.excluded`" + ` lists and
+` + "`mcp-server-enablement.json`" + ` block or disable servers: ` + "`mcp-lsp effective --tool gemini-cli`" + `
+shows each state.
 
 ## Rules
 

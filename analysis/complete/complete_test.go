@@ -128,3 +128,30 @@ func TestCompleteElsewhereIsEmpty(t *testing.T) {
 		}
 	}
 }
+
+// Gemini CLI's settings get its schema's keys and types; httpUrl and
+// trust are Gemini CLI's own.
+func TestCompleteGeminiSettings(t *testing.T) {
+	items, _ := at(t, "gemini-workspace-settings", `{
+  // comments are fine here
+  "theme": "Default",
+  "mcpServers": {"fs": {"command": "x", |}}
+}`)
+	for _, k := range []string{"args", "env", "cwd", "trust", "includeTools", "excludeTools", "timeout", "description"} {
+		it := find(items, k)
+		if it == nil {
+			t.Errorf("no %s among %v", k, labels(items))
+			continue
+		}
+		if !strings.Contains(it.Detail, "Gemini CLI") || it.Doc == "" {
+			t.Errorf("%s: detail %q, doc %q", k, it.Detail, it.Doc)
+		}
+	}
+	if find(items, "command") != nil {
+		t.Error("command is already present")
+	}
+	items, _ = at(t, "gemini-user-settings", `{"mcpServers": {"api": {"httpUrl": "https://x/mcp", "type": "|"}}}`)
+	if got := labels(items); !slices.Equal(got, []string{`"stdio"`, `"sse"`, `"http"`}) {
+		t.Errorf("gemini types = %v", got)
+	}
+}
