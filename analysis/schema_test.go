@@ -193,10 +193,19 @@ func TestSchema_KeyOfAnotherShape(t *testing.T) {
 
 // A reader that ignores a key does not "accept" its bad value.
 func TestSchema_BadValueOfAKeyOneReaderIgnores(t *testing.T) {
+	src := `{"mcpServers": {"c": {"command": "uvx", "tools": 5}}}`
+	expect(t, src, schemaCheckFile(t, "mcp-json", src),
+		finding{`"tools"`, SeverityInformation, CodeKeyIgnoredByTool, `Claude Code ignores "tools" in server "c" (GitHub Copilot CLI uses it)`},
+		finding{`"tools": 5`, SeverityError, CodeInvalidFieldValue, `GitHub Copilot CLI skips server "c": "tools" must be an array of strings, not a number`},
+	)
+}
+
+// Claude Code 2.1.328 validates "timeout" (a positive integer, in ms) and
+// skips the entry for 0, like Copilot CLI (verified).
+func TestSchema_TimeoutValidated_VerifiedClaudeCode2_1_328(t *testing.T) {
 	src := `{"mcpServers": {"c": {"command": "uvx", "timeout": 0}}}`
 	expect(t, src, schemaCheckFile(t, "mcp-json", src),
-		finding{`"timeout"`, SeverityInformation, CodeKeyIgnoredByTool, `Claude Code ignores "timeout" in server "c" (GitHub Copilot CLI uses it)`},
-		finding{`"timeout": 0`, SeverityError, CodeInvalidFieldValue, `GitHub Copilot CLI skips server "c": "timeout" must be a positive integer`},
+		finding{`"timeout": 0`, SeverityError, CodeInvalidFieldValue, `Claude Code and GitHub Copilot CLI skip server "c": "timeout" must be a positive integer`},
 	)
 }
 

@@ -20,7 +20,7 @@ const (
 	CodeEmptyCommand         = "empty-command"
 	CodeCommandForm          = "command-form"
 	CodeMissingURL           = "missing-url"
-	CodeMissingType          = "missing-type"
+	CodeMissingType          = verdict.CodeMissingType
 	CodeTypeNotAccepted      = "type-not-accepted"
 	CodeInvalidURL           = "invalid-url"
 	CodeForeignKey           = "foreign-key"

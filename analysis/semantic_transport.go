@@ -165,8 +165,8 @@ func (c *semantic) everyReaderTakes(e *semEntry, cand, class string) bool {
 
 // missingType reports an entry without "type" that a reader cannot read
 // without one, and returns those readers. Claude Code takes an entry
-// without type for stdio even when it has a url, so a url-only entry
-// fails with "command: expected string" (verified, Claude Code 2.1.197),
+// without type for stdio even when it has a url, so a url-only entry is
+// skipped ("has a "url" but no "type"", verified, Claude Code 2.1.328),
 // while Copilot CLI reads it as http (verified, 1.0.102). OpenCode
 // requires type in every entry (verified, 1.18.33).
 func (c *semantic) missingType(e *semEntry) []*registry.Reader {
@@ -180,7 +180,8 @@ func (c *semantic) missingType(e *semEntry) []*registry.Reader {
 		o := outAccepted
 		switch string(r.Dialect) {
 		case schemas.ClaudeCode:
-			if semTransportOf(e.defs[i]) == semStdio && hasURL && !hasCommand {
+			// The verdict decides; an entry being typed has none yet.
+			if reason := e.reason(i, CodeMissingType, ""); reason != nil || (e.verdicts == nil && semTransportOf(e.defs[i]) == semStdio && hasURL && !hasCommand) {
 				o, repl = semRejects(r), semRemoteType(e)
 			}
 		case schemas.OpenCode:
@@ -198,7 +199,9 @@ func (c *semantic) missingType(e *semEntry) []*registry.Reader {
 		return nil
 	}
 	blamed := vs.readers(outSkipped, outRefused, outMayNotLoad)
-	reason := `without "type" it reads the entry as a local (stdio) server, which needs "command"`
+	// Claude Code's own words (2.1.328: `MCP server "x" has a "url" but no
+	// "type"; add "type": "http" (or "sse" / "ws") to this entry`).
+	reason := `it has a "url" but no "type"`
 	if blamed[0].Dialect == schemas.OpenCode {
 		reason = `"type" is required ("local" or "remote")`
 	}

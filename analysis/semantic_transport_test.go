@@ -5,11 +5,13 @@ import "testing"
 // Transport rules. Facts named "Verified…" were observed by running the
 // tools (shared/formats.md, "Verified by running the real tools").
 
+// Claude Code 2.1.328 says it in its own words: `Skipped — MCP server "api"
+// has a "url" but no "type"; add "type": "http" (or "sse" / "ws")`.
 func TestURLWithoutType_ClaudeSkips_VerifiedClaudeCode2_1(t *testing.T) {
 	src := `{"mcpServers": {"api": {"url": "https://mcp.example.com/mcp"}}}`
 	ds := semantics(t, ".mcp.json", src)
 	d := wantOne(t, ds, CodeMissingType, spanOf(t, src, `"api"`, 0), SeverityError,
-		`Claude Code skips server "api": without "type" it reads the entry as a local (stdio) server, which needs "command" (GitHub Copilot CLI accepts it; add "type": "http")`)
+		`Claude Code skips server "api": it has a "url" but no "type" (GitHub Copilot CLI accepts it; add "type": "http")`)
 	wantData(t, d, FixKey, Fix{Kind: FixAddMember, Key: "type", Value: "http", Safe: true})
 	wantData(t, d, "tools", []string{"claude-code"})
 	// Only the cause is reported, not its consequence (no command).
@@ -33,7 +35,7 @@ func TestURLWithoutType_CopilotAssumesHTTP_VerifiedCopilotCLI1_0(t *testing.T) {
 func TestURLWithoutType_TransportKeyNamedInFix(t *testing.T) {
 	ds := semantics(t, ".mcp.json", `{"mcpServers": {"api": {"transport": "http", "url": "https://x.example.com/mcp"}}}`)
 	d := only(ds, CodeMissingType)
-	if len(d) != 1 || d[0].Message != `Claude Code skips server "api": without "type" it reads the entry as a local (stdio) server, which needs "command" (GitHub Copilot CLI accepts it; rename "transport" to "type" (with the value "http"))` {
+	if len(d) != 1 || d[0].Message != `Claude Code skips server "api": it has a "url" but no "type" (GitHub Copilot CLI accepts it; rename "transport" to "type" (with the value "http"))` {
 		t.Errorf("got\n%s", dump(ds))
 	}
 }

@@ -227,6 +227,8 @@ func effectPhrase(e registry.SyntaxEffect, many bool) string {
 		one, more = "drops the whole file", "drop the whole file"
 	case registry.RefusesConfig:
 		one, more = "refuses the whole configuration", "refuse the whole configuration"
+	case registry.StopsTool:
+		one, more = "stops at start-up and starts no server", "stop at start-up and start no server"
 	case registry.OverwritesFile:
 		one, more = "may overwrite the file and lose its servers", "may overwrite the file and lose its servers"
 	case registry.Partial:

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"slices"
+
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
@@ -66,8 +68,10 @@ func EffectiveView(snap *cache.Snapshot, r *effective.Result, opts cache.Diagnos
 		t.ModelVersion = r.Tool.Profile.Version
 	}
 	for _, src := range r.Sources {
-		if src.Dropped != "" {
-			t.Dropped = append(t.Dropped, DroppedFile{Path: cache.DisplayPath(src.Path, opts), Reason: src.Dropped})
+		// A file read by two layers (~/.claude.json: user and local
+		// scope) is listed once.
+		if d := (DroppedFile{Path: cache.DisplayPath(src.Path, opts), Reason: src.Dropped}); src.Dropped != "" && !slices.Contains(t.Dropped, d) {
+			t.Dropped = append(t.Dropped, d)
 		}
 	}
 	loc := newLocator(snap, nil) // one Mapper per file, not per definition

@@ -234,9 +234,9 @@ func TestBranch_PerEntryValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entry := decode(t, `{"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"X-Key": 1}, "timeout": 5}`)
+	entry := decode(t, `{"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"X-Key": 1}, "cwd": "/srv"}`)
 	got := locations(leaves(s.Validate(entry)))
-	want := []string{"", "/headers/X-Key"} // "" = additionalProperties "timeout", reported on the entry
+	want := []string{"", "/headers/X-Key"} // "" = additionalProperties "cwd", reported on the entry
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("leaf error locations = %q, want %q", got, want)
 	}

@@ -86,6 +86,9 @@ const (
 	GateRejected        GateState = "rejected"         // disabled by the user
 	GateUntrusted       GateState = "folder-not-trusted"
 	GateInvalid         GateState = "invalid" // the tool skips an entry it cannot read
+	// GateToolStopped: a file the tool cannot parse makes it exit at
+	// start-up (registry syntax effect "stops-tool"), so nothing starts.
+	GateToolStopped GateState = "tool-stopped"
 )
 
 // Gate is a gate's state with what decided it.
@@ -137,6 +140,10 @@ type Result struct {
 	GitRoot string
 	// Sources are the files found, highest precedence first.
 	Sources []*Source
+	// Stopped is the file that makes the tool exit at start-up (its
+	// reader's syntax effect is "stops-tool": Claude Code with a comment in
+	// ~/.claude.json); nil when the tool starts. No server starts then.
+	Stopped *Source
 	// Servers, sorted by name.
 	Servers []*Server
 }
@@ -172,6 +179,9 @@ func Compute(in Input) *Result {
 			src := &Source{Path: c.path, Layer: layer, Rank: rank, Dropped: dropped(reader, layer, f), Own: reader != nil,
 				Top: span.Span{Start: f.Root.Span.Start, End: f.Root.Span.Start + 1}}
 			res.Sources = append(res.Sources, src)
+			if src.Dropped != "" && reader != nil && reader.SyntaxError.Effect == registry.StopsTool && res.Stopped == nil {
+				res.Stopped = src
+			}
 			if preferred != "" {
 				// Not read at all: whatever else is wrong with it does not
 				// matter to this tool.
@@ -219,6 +229,14 @@ func Compute(in Input) *Result {
 		}
 	}
 	slices.Reverse(res.Sources)
+	if res.Stopped != nil {
+		why := stoppedWhy(in, res.Stopped)
+		for _, ds := range defs {
+			for _, d := range ds {
+				d.Gate = Gate{State: GateToolStopped, Why: why}
+			}
+		}
+	}
 	deep := in.Tool.Merge.Value == registry.DeepMerge
 	for _, name := range sortedKeys(defs) {
 		ds := defs[name]
@@ -458,6 +476,16 @@ func readerOf(in Input, path string) *registry.Reader {
 		}
 	}
 	return nil
+}
+
+// stoppedWhy says why the tool starts nothing: the file that stops it, what
+// is wrong with it, and the tool's words.
+func stoppedWhy(in Input, src *Source) string {
+	why := fmt.Sprintf("%s stops at start-up: %s has %s", in.Tool.Name, filepath.Base(src.Path), src.Dropped)
+	if r := readerOf(in, src.Path); r != nil && r.SyntaxError.Message != "" {
+		why += fmt.Sprintf(" (%q)", r.SyntaxError.Message)
+	}
+	return why
 }
 
 // dropped says why the tool ignores the whole file, "" if it reads it. A

@@ -14,4 +14,7 @@ const (
 	CodeReservedServerName = "reserved-server-name"
 	CodeInvalidServerName  = "invalid-server-name"
 	CodeInvalidURL         = "invalid-url"
+	// CodeMissingType: a reader that takes an entry without "type" for a
+	// local process skips a url-only entry (Claude Code).
+	CodeMissingType = "missing-type"
 )

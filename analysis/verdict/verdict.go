@@ -231,6 +231,11 @@ func ServerDef(dialect string, entry map[string]any) (string, bool) {
 	return schemas.ServerDef(dialect, entry)
 }
 
+// urlWithoutType is why Claude Code skips a url-only entry, in its words
+// ("Skipped — MCP server "x" has a "url" but no "type"; add "type": "http"
+// (or "sse" / "ws") to this entry", 2.1.328, verified).
+const urlWithoutType = `it has a "url" but no "type"; add "type": "http" (or "sse" / "ws") to this entry`
+
 // urlCheckedAsWritten are the dialects that parse a server's url with the
 // WHATWG URL parser before expanding variables and skip the entry when it
 // fails ("url: Invalid url", Copilot CLI 1.0.102, verified: a variable in
@@ -257,6 +262,13 @@ func judge(reg *registry.Registry, r *registry.Reader, e Entry) *Verdict {
 		v.Def = res.def
 		v.Transport = TransportOf(res.def)
 		v.Problems = res.problems
+		if v.Transport == Stdio && n.Get("type") == nil && n.Get("url") != nil && n.Get("command") == nil {
+			// The reader takes an entry without type for a local process
+			// (Claude Code), so a url-only entry is skipped: the missing
+			// type is the cause, said first and in the tool's words
+			// (Claude Code 2.1.328, verified).
+			v.add(Reason{Code: CodeMissingType, OnName: true, Field: "type", Detail: urlWithoutType, Outcome: invalid})
+		}
 		for i := range v.Problems {
 			p := &v.Problems[i]
 			if !p.OnName {

@@ -110,7 +110,8 @@
 //	  "jsonc":       Fact<bool>  comments and trailing commas accepted
 //	  "bom":         Fact<bool>  a leading U+FEFF accepted
 //	  "syntaxError": Basis + "effect" ("drops-file" | "refuses-config" |
-//	                 "overwrites-file" | "partial" | "unknown"), "message"
+//	                 "stops-tool" | "overwrites-file" | "partial" |
+//	                 "unknown"), "message"
 //	  "serverMaps":  JSON paths of server maps; "*" matches any key
 //	                 ([["projects","*","mcpServers"]]); [] = no servers here
 //	  "gates":       [Basis + "id" ("approval" | "trusted-folder" |

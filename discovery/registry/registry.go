@@ -344,6 +344,9 @@ const (
 	DropsFile SyntaxEffect = "drops-file"
 	// RefusesConfig: the tool reports its whole configuration invalid.
 	RefusesConfig SyntaxEffect = "refuses-config"
+	// StopsTool: the tool exits at start-up, so no server of any file
+	// starts (Claude Code with a corrupted ~/.claude.json).
+	StopsTool SyntaxEffect = "stops-tool"
 	// OverwritesFile: the tool falls back to defaults and writes them over
 	// the file, so the user's servers are lost on disk.
 	OverwritesFile SyntaxEffect = "overwrites-file"

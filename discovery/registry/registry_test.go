@@ -214,7 +214,7 @@ func TestReaders(t *testing.T) {
 		{"copilot-user-config", "copilot-cli", "copilot-cli", true, false, DropsFile, "mcpServers"},
 		{"copilot-project-config", "copilot-cli", "copilot-cli", false, false, UnknownEffect, "mcpServers"},
 		{"copilot-extra-config", "copilot-cli", "copilot-cli", false, false, UnknownEffect, "mcpServers"},
-		{"claude-user-state", "claude-code", "claude-code", false, false, RefusesConfig, "mcpServers|projects.*.mcpServers"},
+		{"claude-user-state", "claude-code", "claude-code", false, false, StopsTool, "mcpServers|projects.*.mcpServers"},
 		{"claude-managed", "claude-code", "claude-code", false, false, UnknownEffect, "mcpServers"},
 		{"claude-settings-user", "claude-code", "claude-code-settings", false, true, UnknownEffect, ""},
 		{"claude-settings-project", "claude-code", "claude-code-settings", false, true, UnknownEffect, ""},

@@ -173,7 +173,7 @@ func (r *Registry) validate(version int) error {
 				basis(rw+" trailingCommas", rd.TrailingCommas.Basis)
 			}
 			switch rd.SyntaxError.Effect {
-			case DropsFile, RefusesConfig, OverwritesFile, Partial, UnknownEffect:
+			case DropsFile, RefusesConfig, StopsTool, OverwritesFile, Partial, UnknownEffect:
 			default:
 				add("%s: syntaxError.effect %q is not an effect", rw, rd.SyntaxError.Effect)
 			}
