@@ -208,11 +208,10 @@ func (g *profileGates) readEnablement(in Input, e *registry.Enablement) {
 			continue
 		}
 		if en := m.Value.Get("enabled"); en != nil && en.Value != nil && en.Value.Kind == jsonc.False {
-			name := m.Key.Str
-			if e.CaseInsensitive {
-				name = strings.ToLower(name)
-			}
-			g.disabled[name] = homeShort(in.Env, path)
+			// Keys as written: Gemini CLI lowers the server's name and
+			// looks it up, so a key with a capital letter matches no
+			// server (verified with 0.61.0).
+			g.disabled[m.Key.Str] = homeShort(in.Env, path)
 		}
 	}
 }

@@ -160,7 +160,9 @@ type ServerLists struct {
 // Enablement is a file of {"<server>": {"enabled": false}} switches.
 type Enablement struct {
 	File string `json:"file"` // a path template
-	// CaseInsensitive: names are matched without regard to case.
+	// CaseInsensitive: the server's name is lowered before it is looked
+	// up, so the file's keys are lower case ("gemini mcp disable" writes
+	// them so) and a key with a capital letter matches nothing.
 	CaseInsensitive bool `json:"caseInsensitive,omitempty"`
 	Basis
 }
