@@ -13,7 +13,8 @@ import "github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 // The caller owns it: the language server's session keeps one for its
 // lifetime, the CLI makes one per run, and FileInput.Cache passes it in.
 // There is no state in the package itself. It is safe for concurrent use
-// and bounded (two generations of verdict.MemoGeneration entries each).
+// and bounded (two generations of verdict.MemoGeneration entries each, or of
+// the largest server map analysed, whichever is larger).
 //
 // Entries near a syntax error bypass it: there the parser's error recovery
 // depends on what precedes the entry, so the same bytes need not give the
@@ -34,6 +35,16 @@ func (c *Cache) Reset() {
 	c.Verdicts.Reset()
 	c.subjects.Reset()
 	c.sem.Reset()
+}
+
+// fit makes room in every memo for a server map of n entries read by
+// readers readers (verdict.Memo.Fit): a map larger than a generation
+// would otherwise cycle through the memos and miss on every lookup, and
+// the effective view would judge again what the analysis just judged.
+func (c *Cache) fit(n, readers int) {
+	c.Verdicts.Fit(n * max(readers, 1))
+	c.subjects.Fit(n)
+	c.sem.Fit(n)
 }
 
 // memoGeneration is the size of one generation of the memos: a server map

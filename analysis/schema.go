@@ -129,9 +129,6 @@ type schemaSubject struct {
 	// reconciled, one per reader in readers (see subjectDiagnostics).
 	member  *jsonc.Member
 	readers []*registry.Reader
-	// noMemo: the subject's map holds more servers than a memo generation
-	// (see checkSemantics), so its verdicts bypass the memos.
-	noMemo bool
 }
 
 // schemaVerdict is one reader's reading of a subject.
@@ -201,13 +198,13 @@ func (c *schemaCheck) serverSubjects(sm *ServerMap) []*schemaSubject {
 	slab := make([]schemaSubject, len(ms))
 	nr := len(c.in.Kind.Readers)
 	readers := make([]*registry.Reader, len(ms)*nr)
-	noMemo := len(ms) > memoGeneration
+	c.in.Cache.fit(len(ms), nr)
 	for i, m := range ms {
 		if c.hasSyntaxError(m.Value.Span) || m.Value.Kind == jsonc.Invalid {
 			continue
 		}
 		slab[i] = schemaSubject{noun: "server", name: m.Key.Str, nameTok: m.Key.Span, value: m.Value, member: m,
-			readers: readers[i*nr : i*nr : (i+1)*nr], noMemo: noMemo}
+			readers: readers[i*nr : i*nr : (i+1)*nr]}
 		subs[i] = &slab[i]
 		c.subjects = append(c.subjects, subs[i])
 	}
@@ -225,7 +222,7 @@ func (c *schemaCheck) subjectDiagnostics(sub *schemaSubject) []Diagnostic {
 		return c.reconcile(sub) // an input, judged already
 	}
 	k, memo := c.subjectMemoKey(sub)
-	memo = memo && !sub.noMemo && memoSafe(c.f, c.in.index, sub.member)
+	memo = memo && memoSafe(c.f, c.in.index, sub.member)
 	at := sub.member.Span.Start
 	text := c.f.Src[at:sub.member.Span.End]
 	if memo {
@@ -283,7 +280,7 @@ func (c *schemaCheck) subjectMemoKey(sub *schemaSubject) (k entryMemoKey, ok boo
 // judge gives reader r's verdict on the server sub (verdict.Of, through
 // the session's cache unless the subject bypasses memos).
 func (c *schemaCheck) judge(sub *schemaSubject, r *registry.Reader) *schemaVerdict {
-	vd := c.in.verdictOf(r, sub.name, sub.value, !sub.noMemo)
+	vd := c.in.verdictOf(r, sub.name, sub.value, true)
 	return c.fromProblems(r, vd.Def, vd.Problems, sub.value.Span.Start)
 }
 

@@ -89,9 +89,7 @@ func checkSemantics(in FileInput) []Diagnostic {
 	for _, g := range groups {
 		k, memo := c.memoKey(g)
 		ms := c.in.index.lastMembers(g.sm.Node)
-		// A map larger than a memo generation would only churn the memo:
-		// cycling through more entries than it keeps, every lookup misses.
-		memo = memo && len(ms) <= memoGeneration
+		c.in.Cache.fit(len(ms), len(g.readers))
 		for _, m := range ms {
 			c.server(m, g, k, memo)
 		}

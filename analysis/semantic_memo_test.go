@@ -166,24 +166,30 @@ func memoDump(ds []Diagnostic) string {
 	return b.String()
 }
 
-// TestMemoBypassedForHugeMaps: a map larger than a memo generation is
-// analysed without the memos, with the same findings.
-func TestMemoBypassedForHugeMaps(t *testing.T) {
+// TestMemoHoldsHugeMaps: a map larger than the default memo generation
+// grows the memos (Memo.Fit) instead of cycling through them: a second
+// analysis of the same text judges no entry again, with the same
+// findings.
+func TestMemoHoldsHugeMaps(t *testing.T) {
 	resetAllMemos()
 	t.Cleanup(resetAllMemos)
 	var b strings.Builder
 	b.WriteString("{\"mcpServers\": {\n")
-	for i := range memoGeneration + 1 {
+	for i := range 2*memoGeneration + 1 {
 		fmt.Fprintf(&b, "  \"s%d\": {\"type\": \"local\", \"command\": \"npx\", \"env\": {\"K\": \"{env:K}\"}},\n", i)
 	}
 	b.WriteString("  \"last\": {\"url\": \"https://x.example/mcp\"}\n}}\n")
 	v := memoVersion{name: "huge", path: ".mcp.json", content: b.String()}
 	ds := AnalyzeFile(memoInput(t, v))
-	if n := testCache.sem.Len() + testCache.subjects.Len() + testCache.Verdicts.Len(); n != 0 {
-		t.Errorf("%d entries memoised", n)
+	judged := testCache.Verdicts.Judged()
+	if judged <= 2*memoGeneration {
+		t.Fatalf("%d entries judged, want every one of the %d", judged, 2*memoGeneration+2)
 	}
 	if again := AnalyzeFile(memoInput(t, v)); !reflect.DeepEqual(again, ds) {
 		t.Error("a second analysis differs")
+	}
+	if n := testCache.Verdicts.Judged() - judged; n != 0 {
+		t.Errorf("the second analysis judged %d entries again, want 0", n)
 	}
 	if len(ds) < 2*memoGeneration {
 		t.Errorf("%d findings, want several per server", len(ds))

@@ -1,11 +1,16 @@
 package lsp
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
+	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
 
 // TestCommandLookupsCachedUntilTheMachineMayHaveChanged: a command is
@@ -76,4 +81,37 @@ func TestUnchangedFileReanalysedWhenAFileAppears(t *testing.T) {
 		{URI: pathToURI(prompt), Type: protocol.FileChangeTypeCreated},
 	}})
 	c.waitDiagnostics(uri, "file found", func(p publishParams) bool { return !hasCode(p, "missing-file-reference") })
+}
+
+// TestEditOfAHugeFileJudgesOnlyTheEditedEntry: over a pipe, an edit of
+// one server of a map larger than the verdict cache's default generation
+// judges that server only: the cache grows to hold the file (Memo.Fit),
+// so neither the file's analysis nor the effective view (which judges
+// every entry of every file) judges the others again.
+func TestEditOfAHugeFileJudgesOnlyTheEditedEntry(t *testing.T) {
+	var session *cache.Session
+	c := startServer(t, Options{testSession: func(s *cache.Session) { session = s }})
+	dir := t.TempDir()
+	c.initialize(dir)
+	file := func(edited string) string {
+		var b strings.Builder
+		b.WriteString("{\"mcpServers\": {\n")
+		for i := range 2*verdict.MemoGeneration + 1 {
+			fmt.Fprintf(&b, "  \"s%d\": {\"command\": \"npx\", \"args\": [\"-y\", \"pkg-%d\"]},\n", i, i)
+		}
+		fmt.Fprintf(&b, "  \"last\": {\"command\": %q}\n}}\n", edited)
+		return b.String()
+	}
+	uri := c.open(filepath.Join(dir, ".mcp.json"), file("npx"))
+	c.waitDiagnostics(uri, "the file analysed", func(p publishParams) bool { return p.Version != nil && *p.Version == 1 })
+	before := session.VerdictsJudged()
+	if before <= 2*verdict.MemoGeneration {
+		t.Fatalf("%d verdicts for %d servers", before, 2*verdict.MemoGeneration+2)
+	}
+	v := c.change(uri, nil, file("node"))
+	c.waitDiagnostics(uri, "the edit analysed", func(p publishParams) bool { return p.Version != nil && *p.Version == v })
+	// One entry changed, read by a few tools.
+	if n := session.VerdictsJudged() - before; n == 0 || n > 8 {
+		t.Errorf("the edit of one server judged %d entries, want one per reader of it", n)
+	}
 }

@@ -54,6 +54,8 @@ type Options struct {
 	// testDidChange, when set, is told for every didChange whether the
 	// stream decoded its params (decodeDidChange) or the handler did.
 	testDidChange func(predecoded bool)
+	// testSession, when set, is given the server's session when it starts.
+	testSession func(*cache.Session)
 }
 
 type lifecycleState int
@@ -169,13 +171,17 @@ func newServer(opts Options) *Server {
 	if opts.FS == nil {
 		opts.FS = cache.OSFileSystem{}
 	}
-	return &Server{
+	s := &Server{
 		opts:    opts,
 		logger:  opts.Logger,
 		session: cache.NewSession(opts.FS, opts.Registry),
 		mappers: newMapperCache(),
 		exited:  make(chan struct{}),
 	}
+	if opts.testSession != nil {
+		opts.testSession(s.session)
+	}
+	return s
 }
 
 // DefaultClientTimeout is how long the server waits for the client to

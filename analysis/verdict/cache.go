@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"strconv"
+	"sync/atomic"
 
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
@@ -15,10 +16,20 @@ import (
 //
 // The language server's session owns one Cache for its lifetime; the CLI
 // makes one per run. It is safe for concurrent use and bounded (two
-// generations of MemoGeneration entries).
+// generations of MemoGeneration entries, or of the largest file, Fit).
 type Cache struct {
 	verdicts Memo[cacheKey, *Verdict]
+	// judged counts the verdicts computed (cache misses): tests assert
+	// that an unchanged entry is not judged again.
+	judged atomic.Int64
 }
+
+// Fit makes room for n verdicts in one generation (Memo.Fit): the
+// analysis of a file calls it with the file's entries times readers.
+func (c *Cache) Fit(n int) { c.verdicts.Fit(n) }
+
+// Judged is the number of verdicts computed through the cache so far.
+func (c *Cache) Judged() int64 { return c.judged.Load() }
 
 // NewCache returns an empty cache.
 func NewCache() *Cache { return &Cache{} }

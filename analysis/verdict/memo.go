@@ -2,9 +2,10 @@ package verdict
 
 import "sync"
 
-// MemoGeneration is how many results one generation of a Memo holds. Two generations are kept, so at most twice this many entries are
+// MemoGeneration is how many results one generation of a Memo holds at
+// least. Two generations are kept, so at least twice this many entries are
 // cached: enough for a few 1,000-server files read by two tools each, a
-// few megabytes at most.
+// few megabytes at most. A larger file grows the generation (Memo.Fit).
 const MemoGeneration = 4096
 
 // Memo maps (key, entry text) to what was computed from them, in two
@@ -15,6 +16,20 @@ type Memo[K comparable, V any] struct {
 	mu       sync.Mutex
 	cur, old map[K]map[string]V
 	n        int // entries in cur
+	gen      int // size of a generation, 0 for MemoGeneration (Fit)
+}
+
+// Fit grows the generations so that n entries (one file's, say) fit in
+// one with as much again to spare: the entries of a file analysed as a
+// whole are then all found on its next analysis, and by the effective
+// view in between, however large the file. Without it a map larger than a
+// generation cycles through the memo and every lookup misses. A
+// generation never shrinks: the memo is bounded by the largest file the
+// session has seen (at most the file size cap), not by a constant.
+func (m *Memo[K, V]) Fit(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.gen = max(m.gen, 2*n)
 }
 
 func (m *Memo[K, V]) Get(k K, text []byte) (V, bool) {
@@ -40,7 +55,7 @@ func (m *Memo[K, V]) Put(k K, text string, r V) {
 // insert adds to the current generation, turning generations over when it
 // is full. The caller holds m.mu.
 func (m *Memo[K, V]) insert(k K, text string, r V) {
-	if m.n >= MemoGeneration {
+	if m.n >= max(MemoGeneration, m.gen) {
 		m.old, m.cur, m.n = m.cur, nil, 0
 	}
 	if m.cur == nil {

@@ -212,6 +212,7 @@ func Of(c *Cache, reg *registry.Registry, r *registry.Reader, e Entry) *Verdict 
 		return v
 	}
 	v := judge(reg, r, e)
+	c.judged.Add(1)
 	c.verdicts.Put(k, string(e.Text), v)
 	return v
 }

@@ -59,6 +59,11 @@ func (s *Session) newSnapshot(id uint64, overlays map[string]*Overlay) *Snapshot
 	}
 }
 
+// VerdictsJudged is the number of verdicts the session has computed
+// (verdict cache misses): tests assert that an edit judges only what it
+// changed.
+func (s *Session) VerdictsJudged() int64 { return s.analysis.Verdicts.Judged() }
+
 // Snapshot returns the current snapshot.
 func (s *Session) Snapshot() *Snapshot {
 	s.mu.Lock()
