@@ -205,6 +205,15 @@ func recoverHandler(logger *slog.Logger) func(jsonrpc2.Handler) jsonrpc2.Handler
 // lifecycleHandler enforces the LSP lifecycle: before initialize only
 // initialize and exit are served (requests get ServerNotInitialized,
 // notifications are dropped); after shutdown only exit is.
+// discardPredecoded releases what the stream decoded for a notification
+// the server drops without handling, which would otherwise stay in the
+// stream's table for the session.
+func (s *Server) discardPredecoded(req jsonrpc2.Request) {
+	if s.stream != nil {
+		s.stream.Predecoded(req.Params())
+	}
+}
+
 func (s *Server) lifecycleHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 	return func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		_, isCall := req.(*jsonrpc2.Call)
@@ -230,11 +239,13 @@ func (s *Server) lifecycleHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 		switch s.state() {
 		case stateUninitialized:
 			if !isCall {
+				s.discardPredecoded(req)
 				return reply(ctx, nil, nil)
 			}
 			return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "server not initialized"))
 		case stateShutdown:
 			if !isCall {
+				s.discardPredecoded(req)
 				return reply(ctx, nil, nil)
 			}
 			return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shutting down"))

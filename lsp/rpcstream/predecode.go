@@ -16,11 +16,6 @@ import (
 // and building one from the raw params would parse them again.
 const predecodedKey = `{"mcp-lsp/predecoded":`
 
-// predecodedKeep bounds the values waiting for their handler: a
-// notification the server drops without handling (before initialize, say)
-// must not keep a document alive for the session.
-const predecodedKeep = 16
-
 type predecodedTable struct {
 	mu     sync.Mutex
 	seq    int64
@@ -57,8 +52,11 @@ func (s *Stream) predecode(body []byte, top scanned, method string, params []byt
 	if t.values == nil {
 		t.values = map[int64]any{}
 	}
+	// No bound here: a value waits for its handler exactly as the raw
+	// params would in the Conn's queue (a burst of edits queues many),
+	// and a server that drops a notification unhandled must take its
+	// value too (the lsp package's lifecycle middleware does).
 	t.values[n] = v
-	delete(t.values, n-predecodedKeep)
 	t.decoded++
 	t.mu.Unlock()
 	msg, err := jsonrpc2.NewNotification(method, json.RawMessage(predecodedKey+strconv.FormatInt(n, 10)+"}"))

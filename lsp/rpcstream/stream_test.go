@@ -278,3 +278,44 @@ func TestRefusedNotificationIsReported(t *testing.T) {
 		t.Errorf("OnRefused calls: %q", got)
 	}
 }
+
+// TestPredecodedValuesWaitForTheirHandler: the stream decodes a
+// notification's params once (Options.Predecode) and keeps the value until
+// the handler takes it, however many messages were read meanwhile (a burst
+// of edits queues many).
+func TestPredecodedValuesWaitForTheirHandler(t *testing.T) {
+	var in strings.Builder
+	const n = 100
+	for i := range n {
+		in.WriteString(frame(fmt.Sprintf(`{"jsonrpc":"2.0","method":"m","params":{"i":%d}}`, i)))
+	}
+	in.WriteString(frame(`{"jsonrpc":"2.0","method":"m","params":{"i":1} x}`))
+	s := New(&pipe{in: strings.NewReader(in.String())}, Options{Predecode: map[string]func([]byte) (any, error){
+		"m": func(p []byte) (any, error) { return string(p), nil },
+	}})
+	var params []json.RawMessage
+	for range n {
+		msg, _, err := s.Read(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		params = append(params, msg.(*jsonrpc2.Notification).Params())
+	}
+	for i, p := range params {
+		v, ok := s.Predecoded(p)
+		if want := fmt.Sprintf(`{"i":%d}`, i); !ok || v != want {
+			t.Errorf("message %d: predecoded %v, %v; want %s", i, v, ok, want)
+		}
+		if _, again := s.Predecoded(p); again {
+			t.Errorf("message %d: value handed out twice", i)
+		}
+	}
+	// A body that is not JSON outside its params is not predecoded: the
+	// ordinary path refuses it (-32700) and the stream goes on to EOF.
+	if _, _, err := s.Read(context.Background()); err != io.EOF {
+		t.Errorf("after the malformed body: %v, want EOF", err)
+	}
+	if got := s.PredecodedCount(); got != n {
+		t.Errorf("%d messages predecoded, want %d", got, n)
+	}
+}
