@@ -88,6 +88,22 @@ func TestDecodeDidChangeAgreesWithEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestDecodeDidChangeRefusesWhatIsNotJSON: the stream validates only the
+// envelope, so the decoder must refuse malformed params itself.
+func TestDecodeDidChangeRefusesWhatIsNotJSON(t *testing.T) {
+	pad := strings.Repeat("x", bigString)
+	for _, raw := range []string{
+		`{"textDocument":{"uri":"file:///a","version":1},"contentChanges":[{"text":"` + pad + `"}]} x`,
+		`{"textDocument":{"uri":"file:///a","version":1},"contentChanges":[{"text":"` + pad + `"} {}]}`,
+		`{"textDocument":{"uri":"file:///a","version":1},"contentChanges":[{"text":"` + pad,
+		`{"textDocument":{"uri":"file:///a" "version":1},"contentChanges":[]}`,
+	} {
+		if _, err := decodeDidChange([]byte(raw)); err == nil {
+			t.Errorf("decoded %.40q...", raw)
+		}
+	}
+}
+
 // TestDidChangeDecodedOnceByTheStream: over a pipe, a didChange's params
 // are decoded by the stream from the frame, not again by the handler, and
 // the edit applies.

@@ -73,8 +73,10 @@ type Options struct {
 	// Predecode, when set, decodes the params of the named notifications
 	// straight from the frame, once (see predecode.go): a didChange
 	// carries the whole document, and decoding it a second time in the
-	// handler doubled its cost. A predecoder that fails leaves the
-	// message to the ordinary path.
+	// handler doubled its cost. A predecoder must fail on params that
+	// are not one valid JSON value (the stream validates only the rest
+	// of the body); one that fails leaves the message to the ordinary
+	// path.
 	Predecode map[string]func(params []byte) (any, error)
 }
 

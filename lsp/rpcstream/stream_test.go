@@ -291,7 +291,12 @@ func TestPredecodedValuesWaitForTheirHandler(t *testing.T) {
 	}
 	in.WriteString(frame(`{"jsonrpc":"2.0","method":"m","params":{"i":1} x}`))
 	s := New(&pipe{in: strings.NewReader(in.String())}, Options{Predecode: map[string]func([]byte) (any, error){
-		"m": func(p []byte) (any, error) { return string(p), nil },
+		"m": func(p []byte) (any, error) {
+			if !json.Valid(p) {
+				return nil, errors.New("not JSON")
+			}
+			return string(p), nil
+		},
 	}})
 	var params []json.RawMessage
 	for range n {
