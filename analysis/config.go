@@ -2,10 +2,12 @@ package analysis
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -23,6 +25,25 @@ type Settings struct {
 	Tools         []string          `json:"tools,omitempty"`
 	Rules         map[string]string `json:"rules,omitempty"`
 	CommandLookup *bool             `json:"commandLookup,omitempty"`
+	// Ignore silences findings in files where a comment cannot (strict
+	// JSON): {"path": ".mcp.json", "server": "x", "code": "literal-secret",
+	// "reason": "..."}. Read from the project file only; see Suppress.
+	Ignore []IgnoreSetting `json:"ignore,omitempty"`
+
+	// Source is the project file the settings come from ("" for the
+	// editor's): ignore paths are relative to its directory.
+	Source string `json:"-"`
+}
+
+// IgnoreSetting is one "ignore" entry as written.
+type IgnoreSetting struct {
+	Path   string `json:"path"`
+	Server string `json:"server,omitempty"`
+	Code   string `json:"code"`
+	Reason string `json:"reason,omitempty"`
+	// Span is where the entry is in the project file.
+	Span  span.Span `json:"-"`
+	index int       // in the list as written
 }
 
 // ParseSettings reads a project config file (JSON with comments). A broken
@@ -42,7 +63,16 @@ func ParseSettings(content []byte) (Settings, []string) {
 		return s, problems
 	}
 	raw, _ := Decode(f.Root).(map[string]any)
-	return SettingsFromValue(raw, problems)
+	s, problems = SettingsFromValue(raw, problems)
+	// Where each ignore entry is, for the finding that reports it unused.
+	if m := f.Root.Get("ignore"); m != nil && m.Value != nil && m.Value.Kind == jsonc.Array {
+		for i := range s.Ignore {
+			if j := s.Ignore[i].index; j < len(m.Value.Elements) {
+				s.Ignore[i].Span = m.Value.Elements[j].Span
+			}
+		}
+	}
+	return s, problems
 }
 
 // SettingsFromValue reads settings from a decoded JSON object (what
@@ -84,6 +114,21 @@ func SettingsFromValue(raw map[string]any, problems []string) (Settings, []strin
 				continue
 			}
 			s.CommandLookup = &b
+		case "ignore":
+			list, ok := v.([]any)
+			if !ok {
+				problems = append(problems, `"ignore" must be an array of {"path", "code", "server", "reason"} objects`)
+				continue
+			}
+			for i, item := range list {
+				ig, p := ignoreSetting(item)
+				if p != "" {
+					problems = append(problems, fmt.Sprintf("ignore[%d]: %s", i, p))
+					continue
+				}
+				ig.index = i
+				s.Ignore = append(s.Ignore, ig)
+			}
 		case "server", "trace":
 			// Client-side settings (the VS Code extension's), not ours.
 		default:
@@ -92,6 +137,37 @@ func SettingsFromValue(raw map[string]any, problems []string) (Settings, []strin
 	}
 	slices.Sort(problems)
 	return s, problems
+}
+
+// ignoreSetting reads one "ignore" entry, or says what is wrong with it.
+func ignoreSetting(v any) (IgnoreSetting, string) {
+	var ig IgnoreSetting
+	m, ok := v.(map[string]any)
+	if !ok {
+		return ig, "must be an object"
+	}
+	for key, val := range m {
+		str, ok := val.(string)
+		if !ok {
+			return ig, fmt.Sprintf("%q must be a string", key)
+		}
+		switch key {
+		case "path":
+			ig.Path = str
+		case "server":
+			ig.Server = str
+		case "code":
+			ig.Code = str
+		case "reason":
+			ig.Reason = str
+		default:
+			return ig, fmt.Sprintf("unknown key %q (path, server, code, reason)", key)
+		}
+	}
+	if ig.Path == "" || ig.Code == "" {
+		return ig, `needs "path" and "code"`
+	}
+	return ig, ""
 }
 
 // Apply layers s over base: a listed tool set replaces the base one, rule
@@ -127,6 +203,20 @@ func (s Settings) Apply(base Config, reg *registry.Registry) (Config, []string) 
 	}
 	if s.CommandLookup != nil {
 		c.CommandLookup = *s.CommandLookup
+	}
+	c.Ignores = slices.Clone(base.Ignores)
+	if len(s.Ignore) > 0 && s.Source == "" {
+		problems = append(problems, fmt.Sprintf(`"ignore" is read from the project file %s only`, ProjectConfigName))
+	}
+	for _, ig := range s.Ignore {
+		if s.Source == "" {
+			break
+		}
+		p := filepath.FromSlash(ig.Path)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(s.Source), p)
+		}
+		c.Ignores = append(c.Ignores, Ignore{Path: filepath.Clean(p), Server: ig.Server, Code: ig.Code, Reason: ig.Reason, Source: s.Source, Span: ig.Span})
 	}
 	slices.Sort(problems)
 	return c, problems

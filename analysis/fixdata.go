@@ -86,7 +86,7 @@ var FixKinds = []FixKindDoc{
 	{FixPrefixValue, "Inserts `value` at the start of the string."},
 	{FixSecretToVariable, "Replaces the literal secret with `value`, a reference to `variable`, or removes the secret default of `${variable:-…}`."},
 	{FixRemoveMember, "Removes the member whose key is `key`."},
-	{FixRemoveText, "Removes the flagged text (a trailing comma; a comment with its line)."},
+	{FixRemoveText, "Removes the flagged text (a trailing comma; a comment, such as an unused `mcp-lsp-ignore`, with its line)."},
 	{FixInsertText, "Inserts `value` (a missing comma)."},
 }
 
@@ -111,6 +111,7 @@ var RuleFixes = map[string][]FixKind{
 	CodeUndefinedInput:       {FixReplaceReference},
 	CodeLiteralSecret:        {FixSecretToVariable},
 	CodeDuplicateServer:      {FixRemoveMember},
+	CodeUnusedIgnore:         {FixRemoveText},
 }
 
 // FixOf returns the fix in a diagnostic's Data, if any.

@@ -20,7 +20,7 @@ type Rule struct {
 // whole file or skips the entry; warning when every reader accepts it but
 // something is silently ignored or almost certainly not meant; information
 // and hint for notes.
-var Rules = slices.Concat(syntaxRules, sizeRules, semanticRules, schemaRules, crossFileRules)
+var Rules = slices.Concat(syntaxRules, sizeRules, semanticRules, schemaRules, crossFileRules, suppressRules)
 
 // syntaxRules are the rules of syntax.go.
 var syntaxRules = []Rule{
@@ -55,6 +55,9 @@ type Config struct {
 	// CommandLookup enables the check that a server's command exists (on
 	// PATH or relative to the workspace). It is looked up, never run.
 	CommandLookup bool
+	// Ignores are the "ignore" entries of the project file (see
+	// Suppress).
+	Ignores []Ignore
 }
 
 // SeverityOff, as a Config.Severity value, turns a rule off.

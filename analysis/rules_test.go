@@ -108,6 +108,39 @@ This file is generated from the rule list in ` + "`analysis/`" + `
 		fmt.Fprintf(&b, "| <a id=\"%s\"></a>`%s` | %s | %s | %s |\n", r.Code, r.Code, r.Severity, strings.ReplaceAll(r.Summary, "|", "\\|"), strings.Join(kinds, ", "))
 	}
 	b.WriteString(`
+## Silencing one finding
+
+In a file that may hold comments (JSONC: ` + "`opencode.jsonc`" + `, ` + "`.vscode/mcp.json`" + `,
+Claude Code's settings; TOML with ` + "`#`" + `), a comment on a line of its own
+
+` + "```jsonc" + `
+// mcp-lsp-ignore literal-secret a revoked test key
+"headers": {"X-Api-Key": "sk-..."}
+` + "```" + `
+
+silences the findings of that code starting on the next line (the next line
+that is not itself such a comment, so several stack; ` + "`/* ... */`" + ` works
+too; a directive after other text on a line is not one). The reason is free
+text.
+
+In a strict-JSON file (` + "`.mcp.json`" + `, Claude Desktop's config...) a comment is
+itself an error for the tools that read it, and an ignore comment there
+silences nothing. List the finding in the project file ` + "`.mcp-lsp.json`" + `
+instead:
+
+` + "```json" + `
+{"ignore": [{"path": ".mcp.json", "server": "x", "code": "literal-secret", "reason": "test fixture"}]}
+` + "```" + `
+
+` + "`path`" + ` is relative to ` + "`.mcp-lsp.json`" + `; ` + "`server`" + ` is optional (without it, every
+finding of the code in the file); the entry applies to the findings about
+that server entry. An ignore that silences nothing, or names no rule, is
+reported as ` + "[`unused-ignore`](#unused-ignore)" + ` (a hint; the comment's quick fix
+removes it), so stale ones surface. Ignores apply in the editor and in
+` + "`mcp-lsp check`" + ` alike, to every finding of the file, cross-file ones included
+(an ignore of a cross-file rule is not reported unused when ` + "`check`" + ` is
+given single files, which it checks without their workspace).
+
 ## Quick fixes
 
 A diagnostic that comes with a quick fix carries it in its ` + "`data`" + ` under

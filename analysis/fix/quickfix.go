@@ -51,6 +51,7 @@ var fixers = map[string]fixer{
 	analysis.CodeUndefinedInput:       fixInterpolation,
 	analysis.CodeLiteralSecret:        fixLiteralSecret,
 	analysis.CodeDuplicateServer:      fixDuplicateServer,
+	analysis.CodeUnusedIgnore:         fixComment,
 }
 
 // QuickFixes returns the fixes for one diagnostic of doc, each with

@@ -60,6 +60,7 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 		found = append(found, cfg.Filter(s.Workspace(opts).CrossFile[path])...)
 		analysis.SortDiagnostics(found)
 	}
+	found = cfg.Suppress(analysis.SuppressInput{Path: path, Content: f.Content, Parsed: s.Parse(f), Kind: kind, CrossFile: len(opts.Folders) > 0}, found)
 	return f, found, true
 }
 
@@ -84,10 +85,16 @@ func (s *Snapshot) Config(dir string, opts DiagnoseOptions) (analysis.Config, st
 				break
 			}
 			settings, p := analysis.ParseSettings(f.Content)
+			settings.Source = candidate
 			problems = append(problems, p...)
 			var p2 []string
 			cfg, p2 = settings.Apply(cfg, opts.Registry)
 			problems = append(problems, p2...)
+			for _, ig := range cfg.Ignores {
+				if !s.Exists(ig.Path) {
+					problems = append(problems, fmt.Sprintf("ignore: %s does not exist", DisplayPath(ig.Path, opts)))
+				}
+			}
 			break
 		}
 		if filepath.Dir(d) == d {
