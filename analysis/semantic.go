@@ -36,6 +36,7 @@ const (
 	CodeFileNotReadBy        = "file-not-read-by"
 	CodeServersInSettings    = "servers-in-settings"
 	CodeEmptyServerMap       = "empty-server-map"
+	CodeSettingIgnoredHere   = "setting-ignored-here"
 )
 
 // semanticRules are the rules beyond the schema, in documentation order.
@@ -62,6 +63,7 @@ var semanticRules = []Rule{
 	{CodeFileNotReadBy, SeverityInformation, "A tool users expect to read this file does not, or only when named on its command line (`.vscode/mcp.json` for Copilot CLI, a project `.copilot/mcp-config.json`)."},
 	{CodeServersInSettings, SeverityWarning, "`mcpServers` in Claude Code's settings.json, which Claude Code silently ignores."},
 	{CodeEmptyServerMap, SeverityHint, "A file whose server map is empty: no tool loads anything from it."},
+	{CodeSettingIgnoredHere, SeverityWarning, "A setting a tool reads from another file only: Gemini CLI's `security.folderTrust.enabled` counts only in the user settings, so in a workspace or system file it does not turn folder trust off."},
 }
 
 // checkSemantics runs the rules beyond the schema. Each rule looks at a

@@ -35,6 +35,55 @@ func (c *semantic) fileRules() {
 		}
 	}
 	c.wrongMapKeys()
+	c.trustSwitchElsewhere()
+}
+
+// trustSwitchElsewhere reports the switch that turns a tool's folder
+// trust off (registry: profile.trust.off) in a file of the tool's other
+// than the one it is read from: Gemini CLI reads
+// security.folderTrust.enabled from the user settings only, and the same
+// key in the workspace file has no effect (verified with 0.61.0).
+func (c *semantic) trustSwitchElsewhere() {
+	root := c.f.Root
+	if root == nil || root.Kind != jsonc.Object || c.in.Kind.Scope == registry.ScopeUser {
+		return
+	}
+	for _, r := range c.in.Kind.Readers {
+		t, ok := c.in.Registry.Tool(r.Tool)
+		if !ok || t.Profile == nil || t.Profile.Trust == nil || t.Profile.Trust.Off == nil || !c.in.Config.applies(r.Tool) {
+			continue
+		}
+		off := t.Profile.Trust.Off
+		n := root
+		var m *jsonc.Member
+		for _, seg := range off.Key {
+			if n == nil || n.Kind != jsonc.Object {
+				m = nil
+				break
+			}
+			if m = n.Get(seg); m == nil {
+				break
+			}
+			n = m.Value
+		}
+		if m == nil {
+			continue
+		}
+		where := "another file"
+		for _, k := range c.in.Registry.Kinds() {
+			if slices.Contains(k.Paths, off.File) {
+				where = "the " + k.Name
+			}
+		}
+		c.add(Diagnostic{
+			Span:     m.Key.Span,
+			Severity: SeverityWarning,
+			Code:     CodeSettingIgnoredHere,
+			Message: fmt.Sprintf("%s reads %s only from %s: here it has no effect on folder trust", t.Name,
+				strings.Join(off.Key, "."), where),
+			Data: map[string]any{"tools": []string{string(r.Tool)}, "field": strings.Join(off.Key, ".")},
+		})
+	}
 }
 
 // notRead reports a file a tool users expect to read servers from does
