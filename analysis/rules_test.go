@@ -80,6 +80,13 @@ in ` + "`discovery/registry/registry.json`" + ` (` + "`effects`" + ` of each rea
 confidence and source). Verdicts are cached by content (registry, reader,
 entry bytes) in the language server's session.
 
+A file a tool cannot parse has its own effect (` + "`syntaxError`" + ` of each reader):
+it **drops the file**, **refuses the whole configuration**, or **stops the
+tool** — Claude Code 2.1.328 exits at start-up when ` + "`~/.claude.json`" + ` has a
+comment ("configuration file … is corrupted"), so ` + "`mcp-lsp effective`" + ` shows
+every Claude Code server not started (` + "`tool-stopped`" + `), ` + "`.mcp.json`" + ` ones
+included.
+
 ## Tools modelled
 
 Claude Code 2.1.328, GitHub Copilot CLI 1.0.102, OpenCode 1.18.33 and Gemini
