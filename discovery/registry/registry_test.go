@@ -221,9 +221,9 @@ func TestReaders(t *testing.T) {
 		{"opencode-project", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
 		{"opencode-dir", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
 		{"opencode-global", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
-		{"gemini-user-settings", "gemini-cli", "gemini-cli", true, true, RefusesConfig, "mcpServers"},
-		{"gemini-workspace-settings", "gemini-cli", "gemini-cli", true, true, RefusesConfig, "mcpServers"},
-		{"gemini-system-settings", "gemini-cli", "gemini-cli", true, true, RefusesConfig, "mcpServers"},
+		{"gemini-user-settings", "gemini-cli", "gemini-cli", true, true, StopsTool, "mcpServers"},
+		{"gemini-workspace-settings", "gemini-cli", "gemini-cli", true, true, StopsTool, "mcpServers"},
+		{"gemini-system-settings", "gemini-cli", "gemini-cli", true, true, StopsTool, "mcpServers"},
 		{"opencode-env-config", "opencode", "opencode", true, true, RefusesConfig, "mcp"},
 		{"vscode-workspace", "vscode", "vscode", true, true, Partial, "servers|mcpServers"}, // mcpServers: deprecated, still read
 		{"vscode-user", "vscode", "vscode", true, true, Partial, "servers|mcpServers"},
