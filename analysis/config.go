@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
-// ProjectConfigName is the project file read by both the language server
-// and `mcp-lsp check`, so a team shares one set of rule settings.
-const ProjectConfigName = ".mcp-lsp.json"
+// ProjectConfigName is the project file of rule settings (see
+// rules.ProjectConfigName).
+const ProjectConfigName = rules.ProjectConfigName
 
 // Settings is the user-facing form of Config, as written in the project
 // file and in the editor's "mcpLsp" settings section:

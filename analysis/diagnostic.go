@@ -1,97 +1,28 @@
-// Package analysis turns parsed MCP configuration files into findings.
-//
-// Everything here is pure: no I/O, no goroutines, no clocks. Inputs are
-// byte slices and parsed trees; outputs are protocol-neutral values with
-// byte-offset spans (see package span). The language server and the check
-// CLI convert these values to their own representations in one place each,
-// so the same finding reads the same in an editor and in CI.
 package analysis
 
-import (
-	"cmp"
-	"slices"
+import "github.com/mcp-lsp/mcp-lsp/analysis/rules"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis/span"
-)
+// A finding, its severity, tags and related places (see analysis/rules).
 
-// Severity orders findings by how badly a tool that reads the file is
-// affected. The numeric values match LSP's DiagnosticSeverity so the
-// conversion is trivial, but nothing here depends on LSP.
-type Severity int
+// Severity is rules.Severity.
+type Severity = rules.Severity
 
-const (
-	// SeverityError: at least one tool that reads the file drops the whole
-	// file or skips the entry.
-	SeverityError Severity = 1
-	// SeverityWarning: every reader accepts it, but something is silently
-	// stripped or ignored, or the result is almost certainly not meant.
-	SeverityWarning Severity = 2
-	// SeverityInformation: a note, e.g. a file only some tools read.
-	SeverityInformation Severity = 3
-	// SeverityHint: the mildest note, e.g. a deprecated spelling.
-	SeverityHint Severity = 4
-)
+const SeverityError = rules.SeverityError
+const SeverityWarning = rules.SeverityWarning
+const SeverityInformation = rules.SeverityInformation
+const SeverityHint = rules.SeverityHint
 
-// String returns the lower-case name used by the CLI ("error", "warning",
-// "info", "hint").
-func (s Severity) String() string {
-	switch s {
-	case SeverityError:
-		return "error"
-	case SeverityWarning:
-		return "warning"
-	case SeverityInformation:
-		return "info"
-	case SeverityHint:
-		return "hint"
-	}
-	return "unknown"
-}
+// Tag is rules.Tag.
+type Tag = rules.Tag
 
-// Tag mirrors the LSP diagnostic tags without depending on LSP.
-type Tag int
+const TagUnnecessary = rules.TagUnnecessary
+const TagDeprecated = rules.TagDeprecated
 
-const (
-	// TagUnnecessary marks code that can be removed (faded out by editors).
-	TagUnnecessary Tag = 1
-	// TagDeprecated marks a deprecated spelling (struck through by editors).
-	TagDeprecated Tag = 2
-)
+// Related is rules.Related.
+type Related = rules.Related
 
-// Related points at another place that explains a finding, e.g. the
-// duplicate key that wins over the flagged one. Path is empty for a place
-// in the same file.
-type Related struct {
-	Path    string    `json:"path,omitempty"`
-	Span    span.Span `json:"span"`
-	Message string    `json:"message"`
-}
+// Diagnostic is rules.Diagnostic.
+type Diagnostic = rules.Diagnostic
 
-// Diagnostic is one finding in one file.
-type Diagnostic struct {
-	Span     span.Span `json:"span"`
-	Severity Severity  `json:"severity"`
-	// Code is the stable rule code (see docs/rules.md). Users configure
-	// rules by it and quick fixes dispatch on it, so codes never change.
-	Code    string    `json:"code"`
-	Message string    `json:"message"`
-	Related []Related `json:"related,omitempty"`
-	Tags    []Tag     `json:"tags,omitempty"`
-	// Data carries facts about the finding (the server, the tools, the
-	// field) and, under "fix", the quick fix the rule offers (a [Fix]).
-	// It must never contain a secret value.
-	Data map[string]any `json:"data,omitempty"`
-}
-
-// SortDiagnostics orders diagnostics by position, then code and message, so
-// output is deterministic (schema validators and map iteration are not).
-func SortDiagnostics(ds []Diagnostic) {
-	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
-		return cmp.Or(
-			cmp.Compare(a.Span.Start, b.Span.Start),
-			cmp.Compare(a.Span.End, b.Span.End),
-			cmp.Compare(a.Code, b.Code),
-			cmp.Compare(a.Message, b.Message),
-		)
-	})
-}
+// SortDiagnostics: see rules.SortDiagnostics.
+func SortDiagnostics(ds []rules.Diagnostic) { rules.SortDiagnostics(ds) }

@@ -1,0 +1,21 @@
+package rules
+
+// Rule codes of the cross-file checks. The checks themselves live in
+// package effective, which computes what each tool really loads; the codes
+// are here so that every rule is listed (and documented) in one place.
+const (
+	CodeShadowedServer  = "shadowed-server"
+	CodeDuplicateServer = "duplicate-server"
+	CodeOverridesServer = "overrides-server"
+	CodeMergedTransport = "merged-remote-keeps-command"
+	CodeFallbackIgnored = "fallback-file-ignored"
+)
+
+// crossFileRules are the rules of package effective.
+var crossFileRules = []Rule{
+	{CodeShadowedServer, SeverityWarning, "A server defined in several files a tool reads, with a different definition: the tool uses another one than this."},
+	{CodeDuplicateServer, SeverityHint, "An identical copy of a server that a tool reads from another, winning file: this copy can be removed."},
+	{CodeOverridesServer, SeverityHint, "The definition a tool uses, listing the definitions of the same name it overrides."},
+	{CodeMergedTransport, SeverityWarning, "OpenCode deep-merges a remote entry over a local one (or the reverse): the merged server keeps fields of both."},
+	{CodeFallbackIgnored, SeverityInformation, "A file a tool reads only when another is absent, while that other file exists: Copilot CLI ignores `.github/mcp.json` whenever a `.mcp.json` exists. Reported at the top of the ignored file, naming the one that wins."},
+}

@@ -1,0 +1,64 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
+)
+
+// Server names a tool will not load: Claude Code reserves "workspace"
+// ("skips it at load time and shows a warning", code.claude.com/docs/en/mcp);
+// Copilot CLI rejects control characters and "}" (cli-command-reference,
+// "MCP server configuration"). The rules come from the registry
+// (tools[].serverNames), so a new tool's rules need no code.
+
+// nameRules reports a server name some reader rejects, as the readers'
+// verdicts say (verdict.NameReasons).
+func (c *semantic) nameRules(e *semEntry) {
+	name := e.s.Name
+	var reserved, forbidden semVerdicts
+	var chars []string
+	for _, r := range e.readers {
+		t := c.tool(r)
+		if t == nil {
+			continue
+		}
+		ro, fo := outAccepted, outAccepted
+		for _, why := range verdict.NameReasons(c.in.Registry, r, name) {
+			switch why.Code {
+			case verdict.CodeReservedServerName:
+				ro = semOutcomeOf(why.Outcome)
+			case verdict.CodeInvalidServerName:
+				fo = semOutcomeOf(why.Outcome)
+				for _, ch := range verdict.NameRegexp(t.ServerNames.Forbidden).FindAllString(name, -1) {
+					if q := strconv.Quote(ch); !slices.Contains(chars, q) {
+						chars = append(chars, q)
+					}
+				}
+			}
+		}
+		reserved = append(reserved, semVerdict{r, ro})
+		forbidden = append(forbidden, semVerdict{r, fo})
+	}
+	if sev, ok := reserved.severity(); ok {
+		c.add(Diagnostic{
+			Span:     e.s.Key().Span,
+			Severity: sev,
+			Code:     CodeReservedServerName,
+			Message:  semMessage(c.blame(name, reserved, ""), "the name is reserved", c.acceptors(reserved), "rename it"),
+			Data:     semData(name, reserved.readers(outSkipped)),
+		})
+	}
+	if sev, ok := forbidden.severity(); ok {
+		c.add(Diagnostic{
+			Span:     e.s.Key().Span,
+			Severity: sev,
+			Code:     CodeInvalidServerName,
+			Message:  semMessage(c.blame(name, forbidden, ""), fmt.Sprintf("the name contains %s", strings.Join(chars, ", ")), c.acceptors(forbidden), "rename it"),
+			Data:     semData(name, forbidden.readers(outSkipped, outRefused, outMayNotLoad)),
+		})
+	}
+}

@@ -1,0 +1,457 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+	"github.com/mcp-lsp/mcp-lsp/schemas"
+)
+
+// Transport rules: does each reader see a server it can start or reach?
+// The reader's view of an entry is the shape schemas.ServerDef picks for
+// it, so these rules and the schema rules always agree on what a tool
+// takes an entry for; they report causes the schema cannot name (a url
+// read as stdio, a type spelled for another tool, a URL Copilot CLI
+// parses before expanding variables).
+
+// transportRules runs the transport rules on one entry. A reader that
+// does not know the entry's type skips it whole (type-not-accepted says
+// so), so the field rules only ask the readers that know it.
+func (c *semantic) transportRules(e *semEntry) {
+	c.typeNotAccepted(e)
+	skippedForType := c.missingType(e)
+	c.missingField(e, "command", semStdio, skippedForType, CodeMissingCommand,
+		`a local server needs "command", the program to start`)
+	c.missingField(e, "url", semRemote, nil, CodeMissingURL, `a remote server needs "url"`)
+	c.commandForm(e)
+	c.emptyCommand(e)
+	c.invalidURL(e)
+}
+
+// semTypeSpellings are the spellings of each transport per dialect, the
+// preferred one first. Case matters to every tool ("HTTP" is skipped:
+// verified with Claude Code 2.1.197 and Copilot CLI 1.0.102).
+var semTypeSpellings = map[string]map[string][]string{
+	schemas.ClaudeCode: {"stdio": {"stdio"}, "http": {"http", "streamable-http"}, "sse": {"sse"}, "ws": {"ws"}},
+	schemas.CopilotCLI: {"stdio": {"stdio", "local"}, "http": {"http", "streamable-http"}, "sse": {"sse"}},
+	schemas.OpenCode:   {"stdio": {"local"}, "http": {"remote"}, "sse": {"remote"}},
+	schemas.VSCode:     {"stdio": {"stdio"}, "http": {"http"}, "sse": {"sse"}},
+	schemas.Cursor:     {"stdio": {"stdio"}, "http": {"http", "streamable-http"}, "sse": {"sse"}},
+}
+
+// semTypeClass is the transport a type spelling means in any tool, "" if it
+// means none.
+func semTypeClass(v string) string {
+	switch strings.ToLower(v) {
+	case "stdio", "local":
+		return "stdio"
+	case "http", "streamable-http", "streamablehttp", "streamable_http", "remote":
+		return "http"
+	case "sse":
+		return "sse"
+	case "ws", "websocket":
+		return "ws"
+	}
+	return ""
+}
+
+// typeNotAccepted reports a "type" some reader does not know, with the
+// spelling that works for every reader when there is one: Claude Code
+// skips "local" (verified), Copilot CLI skips "ws" (verified), OpenCode
+// refuses "stdio" (verified).
+func (c *semantic) typeNotAccepted(e *semEntry) {
+	m := e.s.Field("type")
+	if m == nil || m.Value.Kind != jsonc.String {
+		return // absent (missing-type), or not a string (a schema error)
+	}
+	v := m.Value.Str
+	var vs semVerdicts
+	for i, r := range e.readers {
+		o := outAccepted
+		if e.defs[i] == "" {
+			o = semRejects(r)
+		}
+		vs = append(vs, semVerdict{r, o})
+	}
+	sev, ok := vs.severity()
+	if !ok {
+		return
+	}
+	repl := c.commonType(e, semTypeClass(v))
+	data := semData(e.s.Name, vs.readers(outSkipped, outRefused, outMayNotLoad), "field", "type", "value", v)
+	var fix string
+	switch {
+	case repl != "" && strings.EqualFold(repl, v):
+		fix = fmt.Sprintf("types are case-sensitive: %q%s", repl, semWorksIn(len(e.readers)))
+	case repl != "" && len(e.readers) > 1:
+		fix = fmt.Sprintf("%q%s", repl, semWorksIn(len(e.readers)))
+	case repl != "":
+		fix = fmt.Sprintf("use %q", repl)
+	default:
+		if rs := vs.readers(outSkipped, outRefused, outMayNotLoad); len(rs) == 1 {
+			known := semKnownTypes(string(rs[0].Dialect))
+			if len(known) == 0 {
+				known = verdict.TypeValues(string(rs[0].Dialect)) // its schema's list
+			}
+			if len(known) > 0 {
+				fix = fmt.Sprintf("%s knows %s", toolName(c.in, rs[0].Tool), quoteList(known))
+			}
+		}
+	}
+	if repl != "" {
+		data[FixKey] = Fix{Kind: FixReplaceValue, Key: "type", Value: repl, Safe: true}
+	}
+	c.add(Diagnostic{
+		Span:     m.Value.Span,
+		Severity: sev,
+		Code:     CodeTypeNotAccepted,
+		Message:  semMessage(c.blame(e.s.Name, vs, ""), fmt.Sprintf("unknown type %q", v), c.acceptors(vs), fix),
+		Data:     data,
+	})
+}
+
+// semKnownTypes lists a dialect's type spellings, for a message.
+func semKnownTypes(dialect string) []string {
+	var out []string
+	for _, class := range []string{"stdio", "http", "sse", "ws"} {
+		for _, s := range semTypeSpellings[dialect][class] {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// commonType returns the spelling of transport class that every reader of
+// e accepts for the same transport, or "".
+func (c *semantic) commonType(e *semEntry, class string) string {
+	if class == "" {
+		return ""
+	}
+	for _, r := range e.readers {
+		for _, cand := range semTypeSpellings[string(r.Dialect)][class] {
+			if c.everyReaderTakes(e, cand, class) {
+				return cand
+			}
+		}
+	}
+	return ""
+}
+
+// everyReaderTakes reports whether every reader would read e with type
+// cand as a server of transport class.
+func (c *semantic) everyReaderTakes(e *semEntry, cand, class string) bool {
+	obj := maps.Clone(e.obj)
+	obj["type"] = cand
+	want := semRemote
+	if class == "stdio" {
+		want = semStdio
+	}
+	for _, r := range e.readers {
+		def, ok := verdict.ServerDef(string(r.Dialect), obj)
+		if !ok || semTransportOf(def) != want {
+			return false
+		}
+	}
+	return true
+}
+
+// missingType reports an entry without "type" that a reader cannot read
+// without one, and returns those readers. Claude Code takes an entry
+// without type for stdio even when it has a url, so a url-only entry is
+// skipped ("has a "url" but no "type"", verified, Claude Code 2.1.328),
+// while Copilot CLI reads it as http (verified, 1.0.102). OpenCode
+// requires type in every entry (verified, 1.18.33).
+func (c *semantic) missingType(e *semEntry) []*registry.Reader {
+	if e.has("type") {
+		return nil
+	}
+	hasURL, hasCommand := e.has("url"), e.has("command")
+	var vs semVerdicts
+	var repl string
+	for i, r := range e.readers {
+		o := outAccepted
+		switch string(r.Dialect) {
+		case schemas.ClaudeCode:
+			// The verdict decides; an entry being typed has none yet.
+			if reason := e.reason(i, CodeMissingType, ""); reason != nil || (e.verdicts == nil && semTransportOf(e.defs[i]) == semStdio && hasURL && !hasCommand) {
+				o, repl = semRejects(r), semRemoteType(e)
+			}
+		case schemas.OpenCode:
+			if hasCommand || hasURL {
+				o, repl = semRejects(r), "remote"
+				if hasCommand {
+					repl = "local"
+				}
+			}
+		}
+		vs = append(vs, semVerdict{r, o})
+	}
+	sev, ok := vs.severity()
+	if !ok {
+		return nil
+	}
+	blamed := vs.readers(outSkipped, outRefused, outMayNotLoad)
+	// Claude Code's own words (2.1.328: `MCP server "x" has a "url" but no
+	// "type"; add "type": "http" (or "sse" / "ws") to this entry`).
+	reason := `it has a "url" but no "type"`
+	if blamed[0].Dialect == schemas.OpenCode {
+		reason = `"type" is required ("local" or "remote")`
+	}
+	fix := fmt.Sprintf(`add "type": %q`, repl)
+	if e.has("transport") {
+		fix = fmt.Sprintf(`rename "transport" to "type" (with the value %q)`, repl)
+	}
+	c.add(Diagnostic{
+		Span:     e.s.Key().Span,
+		Severity: sev,
+		Code:     CodeMissingType,
+		Message:  semMessage(c.blame(e.s.Name, vs, ""), reason, c.acceptors(vs), fix),
+		Data:     semData(e.s.Name, blamed, "field", "type", FixKey, Fix{Kind: FixAddMember, Key: "type", Value: repl, Safe: true}),
+	})
+	return blamed
+}
+
+// semRemoteType guesses the remote type a url-only entry means: "sse" for an
+// endpoint path ending in /sse (the common convention), else "http".
+func semRemoteType(e *semEntry) string {
+	u, _ := e.obj["url"].(string)
+	u, _, _ = strings.Cut(u, "?")
+	if strings.HasSuffix(strings.TrimRight(u, "/"), "/sse") {
+		return "sse"
+	}
+	return "http"
+}
+
+// missingField reports a field an entry needs for the transport each
+// reader reads it as: "command" for stdio, "url" for remote. Readers in
+// exclude already reported the entry for another cause.
+func (c *semantic) missingField(e *semEntry, field string, t semTransport, exclude []*registry.Reader, code, reason string) {
+	if e.has(field) {
+		return
+	}
+	var vs semVerdicts
+	for i, r := range e.readers {
+		o := outAccepted
+		if semTransportOf(e.defs[i]) == t && !slices.Contains(exclude, r) {
+			o = semRejects(r)
+		}
+		if e.defs[i] != "" {
+			vs = append(vs, semVerdict{r, o})
+		}
+	}
+	sev, ok := vs.severity()
+	if !ok {
+		return
+	}
+	if alias := c.aliasOf(e, field); alias != "" {
+		reason += fmt.Sprintf(" (%q is not read: the key is %q)", alias, field)
+	}
+	c.add(Diagnostic{
+		Span:     e.s.Key().Span,
+		Severity: sev,
+		Code:     code,
+		Message:  semMessage(c.blame(e.s.Name, vs, ""), reason, c.acceptors(vs), ""),
+		Data:     semData(e.s.Name, vs.readers(outSkipped, outRefused, outMayNotLoad), "field", field),
+	})
+}
+
+// aliasOf returns a key of e that no reader knows and that other tools
+// spell field with ("serverUrl" for "url").
+func (c *semantic) aliasOf(e *semEntry, field string) string {
+	for _, k := range semForeignKeyOrder {
+		if fk := semForeignKeys[k]; fk.replacement == field && len(fk.knownBy) == 0 && e.has(k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// commandForm reports a command written in another tool's form. OpenCode
+// takes the program and its arguments as one array (a string is refused:
+// "Expected array", verified with 1.18.33); every other tool takes a
+// string plus "args" (an array is skipped: "command: expected string").
+func (c *semantic) commandForm(e *semEntry) {
+	m := e.s.Field("command")
+	if m == nil || m.Value.Kind != jsonc.String && m.Value.Kind != jsonc.Array {
+		return
+	}
+	isArray := m.Value.Kind == jsonc.Array
+	var vs semVerdicts
+	for i, r := range e.readers {
+		if semTransportOf(e.views[i]) != semStdio {
+			continue
+		}
+		o := outAccepted
+		if wantsArray := r.Dialect == schemas.OpenCode; wantsArray != isArray {
+			o = semRejects(r)
+		}
+		vs = append(vs, semVerdict{r, o})
+	}
+	sev, ok := vs.severity()
+	if !ok {
+		return
+	}
+	reason := `"command" must be a string, the program alone ("command: expected string")`
+	fix := `put the first element in "command" and the rest in "args"`
+	expected := "string"
+	if !isArray {
+		expected = "array"
+		reason = `"command" must be one array holding the program and its arguments ("Expected array")`
+		switch {
+		case e.has("args"):
+			fix = `merge "command" and "args" into one array`
+		case strings.ContainsAny(strings.TrimSpace(m.Value.Str), " \t"):
+			fix = "split it into an array of words"
+		case !semHasSecret(m.Value.Str):
+			fix = fmt.Sprintf("write [%q]", m.Value.Str)
+		}
+	}
+	c.add(Diagnostic{
+		Span:     m.Value.Span,
+		Severity: sev,
+		Code:     CodeCommandForm,
+		Message:  semMessage(c.blame(e.s.Name, vs, ""), reason, c.acceptors(vs), fix),
+		Data: semData(e.s.Name, vs.readers(outSkipped, outRefused, outMayNotLoad), "field", "command", "expected", expected,
+			FixKey, Fix{Kind: FixReshapeCommand, Key: "command", Value: expected, Safe: true}),
+	})
+}
+
+// emptyCommand reports an empty command. Claude Code skips the server
+// ("Command cannot be empty", verified with 2.1.197); Copilot CLI loads an
+// empty string and OpenCode an empty array (verified), but neither can
+// start anything, so where no reader skips it the finding is a warning.
+func (c *semantic) emptyCommand(e *semEntry) {
+	m := e.s.Field("command")
+	if m == nil {
+		return
+	}
+	var vs semVerdicts
+	for i, r := range e.readers {
+		if semTransportOf(e.views[i]) != semStdio || !semEmptyProgram(m.Value, r.Dialect == schemas.OpenCode) {
+			continue
+		}
+		o := outAccepted
+		if why := e.reason(i, verdict.CodeInvalidFieldValue, "command"); why != nil {
+			o = semOutcomeOf(why.Outcome)
+		}
+		vs = append(vs, semVerdict{r, o})
+	}
+	if len(vs) == 0 {
+		return
+	}
+	d := Diagnostic{Span: m.Value.Span, Code: CodeEmptyCommand, Data: semData(e.s.Name, vs.readers(outAccepted, outSkipped, outRefused, outMayNotLoad), "field", "command")}
+	if sev, ok := vs.severity(); ok {
+		// "tools" names who does not load it; the others are in the note.
+		d.Data = semData(e.s.Name, vs.readers(outSkipped, outRefused, outMayNotLoad), "field", "command")
+		d.Severity = sev
+		note := ""
+		if rs := vs.readers(outAccepted); len(rs) > 0 {
+			note = readerNames(c.in, rs) + " " + plural(len(rs), "accepts", "accept") + " the entry but cannot start it"
+		}
+		d.Message = semMessage(c.blame(e.s.Name, vs, ""), `the command is empty ("Command cannot be empty")`, note, "")
+	} else {
+		rs := vs.readers(outAccepted)
+		d.Severity = SeverityWarning
+		d.Message = fmt.Sprintf("server %s has an empty command: %s %s the entry but cannot start it",
+			semQuote(e.s.Name), readerNames(c.in, rs), plural(len(rs), "accepts", "accept"))
+	}
+	c.add(d)
+}
+
+// semEmptyProgram reports whether a command value names no program: "" (or
+// blanks), or for OpenCode an empty array or one starting with "".
+func semEmptyProgram(n *jsonc.Node, array bool) bool {
+	switch {
+	case !array && n.Kind == jsonc.String:
+		return strings.TrimSpace(n.Str) == ""
+	case array && n.Kind == jsonc.Array:
+		return len(n.Elements) == 0 || n.Elements[0].Kind == jsonc.String && strings.TrimSpace(n.Elements[0].Str) == ""
+	}
+	return false
+}
+
+// invalidURL reports a url a reader rejects, or one no reader can connect
+// to. Copilot CLI validates the url as written, with the WHATWG parser,
+// before expanding variables: "not a url" and "http://localhost:${PORT}"
+// are skipped ("url: Invalid url"), verified with 1.0.102. Claude Code
+// expands first and accepts any string; OpenCode accepts any string
+// (both verified); VS Code also takes unix: and pipe: URLs.
+func (c *semantic) invalidURL(e *semEntry) {
+	m := e.s.Field("url")
+	if m == nil || m.Value.Kind != jsonc.String {
+		return
+	}
+	raw := m.Value.Str
+	scheme, parses := verdict.ParseURL(raw)
+	refs := interp.Scan(raw, interp.All)
+	var vs semVerdicts
+	var defs []string // parallel to vs
+	for i, r := range e.readers {
+		if semTransportOf(e.defs[i]) != semRemote {
+			continue
+		}
+		o := outAccepted
+		if why := e.reason(i, verdict.CodeInvalidURL, "url"); why != nil {
+			o = semOutcomeOf(why.Outcome)
+		}
+		vs = append(vs, semVerdict{r, o})
+		defs = append(defs, e.defs[i])
+	}
+	if len(vs) == 0 {
+		return
+	}
+	if sev, ok := vs.severity(); ok {
+		reason := `the url is not a valid URL as written ("url: Invalid url")`
+		if len(refs) > 0 {
+			reason += fmt.Sprintf(": it is checked before %s is expanded", refs[0])
+		}
+		c.add(Diagnostic{
+			Span:     m.Value.Span,
+			Severity: sev,
+			Code:     CodeInvalidURL,
+			Message:  semMessage(c.blame(e.s.Name, vs, ""), reason, c.acceptors(vs), ""),
+			Data:     semData(e.s.Name, vs.readers(outSkipped, outRefused, outMayNotLoad), "field", "url"),
+		})
+		return
+	}
+	var cannot []*registry.Reader
+	for i, v := range vs {
+		if forms, in := semToolForms(c.tool(v.r), "url"); in && len(interp.Scan(raw, forms)) > 0 {
+			continue // what the url becomes depends on the environment
+		}
+		if !parses || !slices.Contains(semURLSchemes(v.r, defs[i]), scheme) {
+			cannot = append(cannot, v.r)
+		}
+	}
+	if len(cannot) == 0 {
+		return
+	}
+	msg := fmt.Sprintf("the url of server %s is not an http(s) URL: %s %s it but cannot connect",
+		semQuote(e.s.Name), readerNames(c.in, cannot), plural(len(cannot), "accepts", "accept"))
+	data := semData(e.s.Name, cannot, "field", "url")
+	if !strings.Contains(raw, "://") {
+		msg += ` (add "https://" or "http://")`
+		// Whether the server speaks https or http is a guess.
+		data[FixKey] = Fix{Kind: FixPrefixValue, Key: "url", Value: "https://"}
+	}
+	c.add(Diagnostic{Span: m.Value.Span, Severity: SeverityWarning, Code: CodeInvalidURL, Message: msg, Data: data})
+}
+
+// semURLSchemes are the URL schemes a reader connects to for a shape.
+func semURLSchemes(r *registry.Reader, def string) []string {
+	switch {
+	case def == "wsServer":
+		return []string{"ws", "wss"}
+	case r.Dialect == schemas.VSCode:
+		return []string{"http", "https", "unix", "pipe"}
+	}
+	return []string{"http", "https"}
+}
