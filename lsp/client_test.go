@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"github.com/mcp-lsp/mcp-lsp/lsp/lsptest"
 	"io"
 	"log/slog"
 	"net"
@@ -81,7 +82,7 @@ func startServer(t *testing.T, opts Options) *testClient {
 		c.conn.Close()
 		select {
 		case <-c.exit:
-		case <-time.After(10 * time.Second):
+		case <-time.After(lsptest.HangGuard):
 			t.Error("server did not stop")
 		}
 	})
@@ -124,7 +125,7 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 }
 
 func (c *testClient) call(method string, params, result any) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), lsptest.HangGuard)
 	defer cancel()
 	_, err := c.conn.Call(ctx, method, params, result)
 	return err
@@ -188,7 +189,7 @@ func (c *testClient) change(uri protocol.DocumentURI, rng *protocol.Range, text 
 // pred, and returns it.
 func (c *testClient) waitDiagnostics(uri protocol.DocumentURI, what string, pred func(publishParams) bool) publishParams {
 	c.t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(lsptest.HangGuard)
 	for {
 		c.mu.Lock()
 		p, ok := c.published[uri]
@@ -221,7 +222,7 @@ func (c *testClient) waitExit() int {
 	case code := <-c.exit:
 		c.exit <- code // keep it for Cleanup
 		return code
-	case <-time.After(10 * time.Second):
+	case <-time.After(lsptest.HangGuard):
 		c.t.Fatal("server did not exit")
 		return -1
 	}

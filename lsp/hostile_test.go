@@ -40,7 +40,7 @@ func startRaw(t *testing.T, s lsptest.Server, opts Options) (*lsptest.Client, *s
 		clientSide.Close()
 		select {
 		case <-exit:
-		case <-time.After(10 * time.Second):
+		case <-time.After(lsptest.HangGuard):
 			t.Error("server did not stop")
 		}
 	})
@@ -78,7 +78,7 @@ func TestSlowRequestHoldsUpNothing(t *testing.T) {
 	c.Send(`{"jsonrpc":"2.0","id":` + slowID + `,"method":"textDocument/documentSymbol","params":{"textDocument":{"uri":"` + uri + `"}}}`)
 	select {
 	case <-entered:
-	case <-time.After(10 * time.Second):
+	case <-time.After(lsptest.HangGuard):
 		t.Fatal("the slow request never started")
 	}
 	c.Notify("textDocument/didChange", map[string]any{
@@ -247,7 +247,7 @@ func TestClientThatNeverAnswers(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("callClient: %v, want the deadline", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(lsptest.HangGuard):
 		t.Fatal("callClient waited for a client that never answers")
 	}
 	before := s.diagnoseOptions().Settings
@@ -255,7 +255,7 @@ func TestClientThatNeverAnswers(t *testing.T) {
 	go func() { s.fetchConfiguration(context.Background()); close(fetched) }()
 	select {
 	case <-fetched:
-	case <-time.After(10 * time.Second):
+	case <-time.After(lsptest.HangGuard):
 		t.Fatal("fetchConfiguration waited for a client that never answers")
 	}
 	if after := s.diagnoseOptions().Settings; !reflect.DeepEqual(before, after) {

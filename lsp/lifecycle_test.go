@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"errors"
+	"github.com/mcp-lsp/mcp-lsp/lsp/lsptest"
 	"strings"
 	"testing"
 	"time"
@@ -122,7 +123,7 @@ func TestCancelRequestWithNumericID(t *testing.T) {
 			close(started)
 			select {
 			case <-ctx.Done():
-			case <-time.After(10 * time.Second):
+			case <-time.After(lsptest.HangGuard):
 			}
 		}
 	}}

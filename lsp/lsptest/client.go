@@ -17,6 +17,12 @@ import (
 	"time"
 )
 
+// HangGuard is how long a test waits for the server before it calls the
+// server hung. It guards against hangs, it is not a speed target (those live
+// in the benchmarks): under -race on a 2-core CI machine a 16 MB buffer or a
+// 5 MB file takes seconds to travel and be analysed, so the guard is generous.
+const HangGuard = 60 * time.Second
+
 // Frame is one message the server sent, by member.
 type Frame map[string]json.RawMessage
 
@@ -170,7 +176,7 @@ func (c *Client) Mark() int {
 // WaitFrom is Wait among the frames received after mark.
 func (c *Client) WaitFrom(mark int, what string, pred func(Frame) bool) Frame {
 	c.t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(HangGuard)
 	for {
 		c.mu.Lock()
 		frames, changed, err := c.frames, c.changed, c.readErr
