@@ -112,3 +112,9 @@ type Ignore = rules.Ignore
 type SuppressInput = rules.SuppressInput
 
 const CodeUnusedIgnore = rules.CodeUnusedIgnore
+
+// CodeHomeDirectoryPath is rules.CodeHomeDirectoryPath.
+const CodeHomeDirectoryPath = rules.CodeHomeDirectoryPath
+
+// CodeCredentialOverHTTP is rules.CodeCredentialOverHTTP.
+const CodeCredentialOverHTTP = rules.CodeCredentialOverHTTP

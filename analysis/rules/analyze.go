@@ -44,6 +44,7 @@ func AnalyzeFile(in FileInput) []Diagnostic {
 	ds = append(ds, checkSyntax(in)...)
 	ds = append(ds, checkSemantics(in)...)
 	ds = append(ds, checkSchema(in)...)
+	ds = append(ds, checkProjectRules(in)...)
 	ds = dropGenericDuplicates(ds)
 	ds = in.Config.apply(ds)
 	SortDiagnostics(ds)

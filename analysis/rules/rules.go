@@ -20,7 +20,7 @@ type Rule struct {
 // whole file or skips the entry; warning when every reader accepts it but
 // something is silently ignored or almost certainly not meant; information
 // and hint for notes.
-var Rules = slices.Concat(syntaxRules, sizeRules, semanticRules, schemaRules, crossFileRules, suppressRules)
+var Rules = slices.Concat(syntaxRules, sizeRules, semanticRules, projectRules, schemaRules, crossFileRules, suppressRules)
 
 // syntaxRules are the rules of syntax.go.
 var syntaxRules = []Rule{

@@ -1,0 +1,152 @@
+package rules
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+)
+
+// Rules about what a server entry will do on another machine or to the
+// user's security, whatever tool reads it: a home directory path in a
+// file the team shares, a credential sent in clear text. Each looks at the values of
+// every server entry of every reader's server maps once.
+
+const (
+	CodeHomeDirectoryPath  = "home-directory-path"
+	CodeCredentialOverHTTP = "credential-over-http"
+	CodeUnpinnedPackage    = "unpinned-package"
+)
+
+// projectRules are the rules of this file.
+var projectRules = []Rule{
+	{CodeHomeDirectoryPath, SeverityWarning, "An absolute path under a home directory (`/Users/<name>/`, `/home/<name>/`, `C:\\Users\\<name>\\`) in a project-level file: it will not exist on a teammate's machine."},
+	{CodeCredentialOverHTTP, SeverityWarning, "A credential header (`Authorization`, `*-API-Key`, `*token*`) sent to a plain `http://` URL that is not loopback: anyone on the network path can read it."},
+}
+
+// checkProjectRules runs the rules of this file over every server entry.
+func checkProjectRules(in FileInput) []Diagnostic {
+	if in.Kind == nil || in.Parsed == nil {
+		return nil
+	}
+	var ds []Diagnostic
+	seen := map[*jsonc.Member]bool{}
+	for i := range in.Kind.Readers {
+		for _, sm := range FindServerMaps(in.Parsed, &in.Kind.Readers[i]) {
+			if sm.Node == nil || sm.Node.Kind != jsonc.Object {
+				continue
+			}
+			for _, m := range sm.Node.Members {
+				if seen[m] || m.Key == nil || m.Value == nil || m.Value.Kind != jsonc.Object {
+					continue
+				}
+				seen[m] = true
+				name, _ := Decode(m.Key).(string)
+				if in.Kind.Scope == registry.ScopeProject {
+					ds = append(ds, homePaths(name, m.Value)...)
+				}
+				ds = append(ds, credentialOverHTTP(name, m.Value)...)
+			}
+		}
+	}
+	return ds
+}
+
+// homeDir matches a home directory at the start of a value or after a
+// separator ("--root=/home/ann/src"), not inside a URL path.
+var homeDir = regexp.MustCompile(`(?i)(?:^|[\s=,;:'"])((?:/Users|/home)/([^/\s]+)/|[a-z]:[\\/]Users[\\/]([^\\/\s]+)[\\/])`)
+
+// homePaths reports each string of the entry naming a path in somebody's
+// home directory. macOS's shared /Users/Shared is no one's home.
+func homePaths(server string, entry *jsonc.Node) []Diagnostic {
+	var ds []Diagnostic
+	walkStrings(entry, func(n *jsonc.Node, s string) {
+		for _, m := range homeDir.FindAllStringSubmatch(s, -1) {
+			user := m[2] + m[3]
+			if strings.EqualFold(user, "Shared") || strings.EqualFold(user, "Public") {
+				continue
+			}
+			ds = append(ds, Diagnostic{
+				Span: n.Span, Severity: SeverityWarning, Code: CodeHomeDirectoryPath,
+				Message: fmt.Sprintf("server %q names %s, a path in %s's home directory: this file is shared with the project, and the path will not exist on a teammate's machine; use a path relative to the project, or an environment variable", server, m[1], user),
+				Data:    map[string]any{"server": server},
+			})
+			return
+		}
+	})
+	return ds
+}
+
+// walkStrings calls f with every string value under n (keys excluded).
+func walkStrings(n *jsonc.Node, f func(*jsonc.Node, string)) {
+	switch n.Kind {
+	case jsonc.String:
+		if s, ok := Decode(n).(string); ok {
+			f(n, s)
+		}
+	case jsonc.Array:
+		for _, e := range n.Elements {
+			walkStrings(e, f)
+		}
+	case jsonc.Object:
+		for _, m := range n.Members {
+			if m.Value != nil {
+				walkStrings(m.Value, f)
+			}
+		}
+	}
+}
+
+// credentialOverHTTP reports credential headers of a server whose URL is
+// plain http to a host other than this machine.
+func credentialOverHTTP(server string, entry *jsonc.Node) []Diagnostic {
+	var raw string
+	for _, key := range []string{"url", "httpUrl", "serverUrl"} {
+		if m := entry.Get(key); m != nil && m.Value != nil {
+			if s, ok := Decode(m.Value).(string); ok {
+				raw = s
+				break
+			}
+		}
+	}
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || !strings.EqualFold(u.Scheme, "http") || u.Hostname() == "" || isLoopback(u.Hostname()) || strings.ContainsAny(u.Hostname(), "${}") {
+		return nil
+	}
+	h := entry.Get("headers")
+	if h == nil || h.Value == nil || h.Value.Kind != jsonc.Object {
+		return nil
+	}
+	var ds []Diagnostic
+	for _, m := range h.Value.Members {
+		name, _ := Decode(m.Key).(string)
+		if !isCredentialHeader(name) {
+			continue
+		}
+		ds = append(ds, Diagnostic{
+			Span: m.Key.Span, Severity: SeverityWarning, Code: CodeCredentialOverHTTP,
+			Message: fmt.Sprintf("header %q of server %q is a credential sent to %s over plain http: anyone on the network path can read and reuse it; use https", name, server, u.Hostname()),
+			Data:    map[string]any{"server": server, "key": name},
+		})
+	}
+	return ds
+}
+
+func isCredentialHeader(name string) bool {
+	n := strings.ToLower(name)
+	return n == "authorization" || n == "proxy-authorization" || strings.HasSuffix(n, "-api-key") || n == "api-key" || strings.Contains(n, "token")
+}
+
+// isLoopback reports whether host is this machine.
+func isLoopback(host string) bool {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && (ip.IsLoopback() || ip.IsUnspecified())
+}
