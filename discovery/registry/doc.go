@@ -100,7 +100,7 @@
 //	  "location": "" (anywhere a glob matches) | "home" (only at "paths")
 //	  "paths":    for "home" kinds: templates starting with one of
 //	              {home} {xdgConfigHome} {copilotHome} {openCodeConfig}
-//	              {claudeHome} {claudeConfigDir} (see Env)
+//	              {claudeHome} {claudeConfigDir} {codexHome} (see Env)
 //	  "readers":  [Reader]  tools that read this file
 //	  "notRead":  [NotRead] tools users expect to read it, which do not
 //	  "note"

@@ -29,6 +29,7 @@ type Env struct {
 	// system-defaults.json beside it.
 	GeminiSystemSettings string
 	GeminiSystemDefaults string
+	CodexHome            string // $CODEX_HOME; default Home/.codex (Codex CLI)
 	GOOS                 string // runtime.GOOS of the machine the files are on
 }
 
@@ -59,6 +60,7 @@ func EnvFrom(getenv func(string) string, goos string) Env {
 		// Set only when named: the default depends on the OS (dir).
 		GeminiSystemSettings: getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
 		GeminiSystemDefaults: getenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"),
+		CodexHome:            getenv("CODEX_HOME"),
 		GOOS:                 goos,
 	}
 }
@@ -72,7 +74,7 @@ func (e Env) CaseInsensitive() bool { return e.GOOS == "windows" || e.GOOS == "d
 // templateVars are the variables a kind's path template may start with.
 var templateVars = []string{
 	"{home}", "{xdgConfigHome}", "{copilotHome}", "{openCodeConfig}",
-	"{claudeHome}", "{claudeConfigDir}",
+	"{claudeHome}", "{claudeConfigDir}", "{codexHome}",
 	"{geminiHome}", "{geminiSystemSettings}", "{geminiSystemDefaults}",
 }
 
@@ -99,6 +101,8 @@ func (e Env) dir(v string) (dir string, ok bool) {
 		return or(e.ClaudeConfigDir, "")
 	case "{claudeConfigDir}":
 		return or(e.ClaudeConfigDir, "/.claude")
+	case "{codexHome}":
+		return or(e.CodexHome, "/.codex")
 	case "{openCodeConfig}":
 		return e.OpenCodeConfig, e.OpenCodeConfig != ""
 	case "{geminiHome}":

@@ -116,6 +116,17 @@ type Profile struct {
 	// Enablement is a file of per-server switches the tool writes itself
 	// (Gemini CLI's mcp-server-enablement.json, from `gemini mcp disable`).
 	Enablement *Enablement `json:"enablement,omitempty"`
+	// StopsOnRefusal: when one file the tool reads is refused (a syntax
+	// error or an entry whose effect is refuses-config), the tool starts
+	// nothing at all, not only without that file (Codex CLI exits with
+	// "failed to load bootstrap configuration"). nil or false: only the
+	// refused file is left out.
+	StopsOnRefusal *Fact[bool] `json:"stopsOnRefusal,omitempty"`
+	// ValidatesMerged: the tool validates each server again after the
+	// layers are merged field by field, so fields that are valid alone
+	// can make the merged entry invalid (Codex CLI: command from one
+	// layer and url from another). nil or false: each file alone.
+	ValidatesMerged *Fact[bool] `json:"validatesMerged,omitempty"`
 	Basis
 }
 
@@ -432,6 +443,12 @@ const (
 	GateTrustedFolder GateID = "trusted-folder" // only in a trusted folder
 	GateExplicitFlag  GateID = "explicit-flag"  // only when named on the command line
 	GateFallback      GateID = "fallback"       // only when a preferred file is absent
+	// GateTrustedProject: each directory's files are read only when that
+	// directory is trusted, looked up per directory in a table of the
+	// gate file keyed by directory (Codex CLI: [projects."<dir>"]
+	// trust_level = "trusted" in ~/.codex/config.toml; the closest
+	// listed ancestor decides).
+	GateTrustedProject GateID = "trusted-project"
 )
 
 // Gate is a condition under which a reader uses a file.

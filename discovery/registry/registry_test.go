@@ -151,6 +151,7 @@ func TestToolFacts(t *testing.T) {
 		{"claude-desktop", "Claude Desktop", "", 0, NoMerge, []string{}},
 		{"atomic", "Atomic TUI", "", 0, ReplaceEntry, []string{}},
 		{"nyzhi", "Nyzhi", "mcp__{server}__{tool}", 0, ReplaceEntry, []string{}},
+		{"codex-cli", "Codex CLI", "", 0, DeepMerge, []string{}},
 	} {
 		tool, ok := r.Tool(tc.id)
 		if !ok {
@@ -175,8 +176,8 @@ func TestToolFacts(t *testing.T) {
 			t.Errorf("%s: interpolation forms %q, want %q", tc.id, tool.Interpolation.Forms, tc.forms)
 		}
 	}
-	if got := len(r.Tools()); got != 9 {
-		t.Errorf("%d tools, want 9 (update this test when adding one)", got)
+	if got := len(r.Tools()); got != 10 {
+		t.Errorf("%d tools, want 10 (update this test when adding one)", got)
 	}
 	cc, _ := r.Tool("claude-code")
 	if cc.Merge.Confidence != Verified || !strings.Contains(strings.Join(cc.ServerNames.Reserved, ","), "workspace") {
@@ -232,6 +233,8 @@ func TestReaders(t *testing.T) {
 		{"claude-desktop", "claude-desktop", "claude-desktop", false, false, OverwritesFile, "mcpServers"},
 		{"nyzhi-project", "nyzhi", "nyzhi", false, true, RefusesConfig, "mcp.servers"},
 		{"nyzhi-global", "nyzhi", "nyzhi", false, true, RefusesConfig, "mcp.servers"},
+		{"codex-user", "codex-cli", "codex-cli", false, true, RefusesConfig, "mcp_servers"},
+		{"codex-project", "codex-cli", "codex-cli", false, true, RefusesConfig, "mcp_servers"},
 	}
 	var got []readerFact
 	for _, k := range r.Kinds() {

@@ -192,7 +192,7 @@ func (r *Registry) validate(version int) error {
 			}
 			for _, gt := range rd.Gates {
 				switch gt.ID {
-				case GateApproval, GateTrustedFolder, GateExplicitFlag, GateFallback:
+				case GateApproval, GateTrustedFolder, GateTrustedProject, GateExplicitFlag, GateFallback:
 				default:
 					add("%s: gate %q is not a gate", rw, gt.ID)
 				}
@@ -229,6 +229,12 @@ var profileVars = append([]string{"{launchDir}", "{gitRoot}"}, templateVars...)
 // fallback naming an earlier layer, and the provenance of every fact.
 func validateProfile(where string, p *Profile, add func(string, ...any), basis func(string, Basis)) {
 	basis(where, p.Basis)
+	if p.StopsOnRefusal != nil {
+		basis(where+" stopsOnRefusal", p.StopsOnRefusal.Basis)
+	}
+	if p.ValidatesMerged != nil {
+		basis(where+" validatesMerged", p.ValidatesMerged.Basis)
+	}
 	if len(p.Layers) == 0 {
 		add("%s: no layers", where)
 	}
@@ -326,9 +332,9 @@ func validateProfile(where string, p *Profile, add func(string, ...any), basis f
 			basis(lw+" gateTrust", gt.Basis)
 		}
 		switch l.Gate {
-		case "", GateApproval, GateTrustedFolder:
+		case "", GateApproval, GateTrustedFolder, GateTrustedProject:
 		default:
-			add("%s: gate %q is not a layer gate (approval, trusted-folder)", lw, l.Gate)
+			add("%s: gate %q is not a layer gate (approval, trusted-folder, trusted-project)", lw, l.Gate)
 		}
 		if l.Gate != "" && len(l.GateFiles) == 0 && !(l.Gate == GateTrustedFolder && p.Trust != nil) {
 			add("%s: gate %q needs gateFiles", lw, l.Gate)

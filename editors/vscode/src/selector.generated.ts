@@ -12,6 +12,7 @@ export const SELECTOR_GLOBS: readonly string[] = [
   "**/.claude/mcp.json",
   "**/.claude/settings.json",
   "**/.claude/settings.local.json",
+  "**/.codex/config.toml",
   "**/.config/nyzhi/config.toml",
   "**/.config/opencode/{config.json,opencode.json,opencode.jsonc}",
   "**/.copilot/mcp-config.json",
@@ -48,5 +49,6 @@ export const TOOL_IDS: readonly string[] = [
   "cursor",
   "claude-desktop",
   "atomic",
-  "nyzhi"
+  "nyzhi",
+  "codex-cli"
 ];
