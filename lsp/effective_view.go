@@ -25,6 +25,9 @@ type EffectiveTool struct {
 	LaunchDir    string            `json:"launchDir"`
 	Servers      []EffectiveServer `json:"servers"`
 	Dropped      []DroppedFile     `json:"dropped,omitempty"`
+	// Refused says why the tool refuses its whole configuration, where
+	// any refused file stops it (Codex CLI); then no server starts.
+	Refused []string `json:"refused,omitempty"`
 }
 
 // DroppedFile is a file the tool would read but ignores as a whole.
@@ -67,6 +70,7 @@ func EffectiveView(snap *cache.Snapshot, r *effective.Result, opts cache.Diagnos
 	if r.Tool.Profile != nil {
 		t.ModelVersion = r.Tool.Profile.Version
 	}
+	t.Refused = r.Refused
 	for _, src := range r.Sources {
 		// A file read by two layers (~/.claude.json: user and local
 		// scope) is listed once.
@@ -131,7 +135,7 @@ func EffectiveView(snap *cache.Snapshot, r *effective.Result, opts cache.Diagnos
 				}
 			case "env", "environment":
 				es.Env = secrets(v)
-			case "headers":
+			case "headers", "http_headers":
 				es.Headers = secrets(v)
 			}
 		}

@@ -85,6 +85,15 @@ func ServerDef(dialect string, entry map[string]any) (def string, ok bool) {
 		default:
 			return "stdioServer", true
 		}
+	case CodexCLI:
+		// No type: command makes a stdio server (a url beside it is then
+		// an error of its own), url alone a streamable-HTTP one. With
+		// neither, Codex says "invalid transport": read as stdio, the
+		// missing command is what to report.
+		if hasURL && !hasCommand {
+			return "httpServer", true
+		}
+		return "stdioServer", true
 	case OpenCode:
 		// type is required for real servers. Without it, command or url
 		// still says which shape the user meant, so the error is "type is

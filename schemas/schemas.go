@@ -5,7 +5,8 @@
 // "claude-code" (.mcp.json, ~/.claude.json), "claude-desktop"
 // (claude_desktop_config.json), "copilot-cli" (mcp-config.json, .mcp.json,
 // .github/mcp.json), "cursor" (.cursor/mcp.json), "opencode"
-// (opencode.json, opencode.jsonc) and "vscode" (.vscode/mcp.json).
+// (opencode.json, opencode.jsonc), "vscode" (.vscode/mcp.json) and
+// "codex-cli" (config.toml: the schema validates the decoded TOML tree).
 //
 // Each schema is self-contained (no cross-file $ref) so that it can also be
 // written out for other editors. Every server shape lives in $defs under a
@@ -44,6 +45,7 @@ import (
 const (
 	ClaudeCode    = "claude-code"
 	ClaudeDesktop = "claude-desktop"
+	CodexCLI      = "codex-cli"
 	CopilotCLI    = "copilot-cli"
 	Cursor        = "cursor"
 	GeminiCLI     = "gemini-cli"

@@ -39,10 +39,11 @@ var serverDefs = map[string][]string{
 	GeminiCLI:     {"stdioServer", "httpServer", "sseServer"},
 	OpenCode:      {"localServer", "remoteServer", "enabledOverride"},
 	VSCode:        {"stdioServer", "httpServer"},
+	CodexCLI:      {"stdioServer", "httpServer"},
 }
 
 func TestDialects(t *testing.T) {
-	want := []string{ClaudeCode, ClaudeDesktop, CopilotCLI, Cursor, GeminiCLI, OpenCode, VSCode}
+	want := []string{ClaudeCode, ClaudeDesktop, CodexCLI, CopilotCLI, Cursor, GeminiCLI, OpenCode, VSCode}
 	sort.Strings(want)
 	if got := Dialects(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Dialects() = %v, want %v", got, want)

@@ -9,6 +9,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -20,6 +21,7 @@ const (
 	CodeOverridesServer = analysis.CodeOverridesServer
 	CodeMergedTransport = analysis.CodeMergedTransport
 	CodeFallbackIgnored = analysis.CodeFallbackIgnored
+	CodeMergedInvalid   = analysis.CodeMergedInvalid
 )
 
 // CrossFile returns the cross-file findings per file path: shadowed and
@@ -44,6 +46,18 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 		}
 		deep := r.Tool.Merge.Value == "deep-merge"
 		for _, s := range r.Servers {
+			if s.Merged != nil {
+				// Said already in the file, where one definition alone is
+				// refused (the schema diagnostics); here only what the
+				// merge makes of valid parts.
+				if !slices.ContainsFunc(s.Definitions, func(d *Definition) bool {
+					return d.Verdict != nil && d.Verdict.Outcome == verdict.RefusesFile
+				}) {
+					d, path := mergedRefused(r, s, displayPath)
+					add(path, d)
+				}
+				continue
+			}
 			if len(s.Definitions) < 2 {
 				continue
 			}
@@ -146,6 +160,32 @@ func disabledNote(r *Result, s *Server) string {
 		return ""
 	}
 	return fmt.Sprintf("; the definition used says enabled: false, so %s starts no %q", r.Tool.Name, s.Name)
+}
+
+// mergedRefused reports a server the tool refuses as merged from its
+// layers (Codex CLI validates after the merge, and stops), on the
+// definition that counts most, naming the files merged.
+func mergedRefused(r *Result, s *Server, displayPath func(string) string) (analysis.Diagnostic, string) {
+	d := s.Definitions[0]
+	var rel []analysis.Related
+	for _, o := range s.Definitions[1:] {
+		rel = append(rel, analysis.Related{Path: o.Source.Path, Span: o.Member.Key.Span, Message: fmt.Sprintf("merged: %s (%s)", displayPath(o.Source.Path), o.Source.Layer.Label)})
+	}
+	what := "as written"
+	if len(rel) > 0 {
+		what = "as merged field by field with " + rel[0].Message[len("merged: "):]
+		if len(rel) > 1 {
+			what = fmt.Sprintf("as merged field by field with %d other definitions", len(rel))
+		}
+	}
+	return analysis.Diagnostic{
+		Span:     d.Member.Key.Span,
+		Severity: analysis.SeverityError,
+		Code:     CodeMergedInvalid,
+		Message:  fmt.Sprintf("%s refuses its whole configuration because of server %q %s: %s", r.Tool.Name, s.Name, what, why(s.Merged)),
+		Related:  rel,
+		Data:     map[string]any{"server": s.Name, "tool": string(r.Tool.ID)},
+	}, d.Source.Path
 }
 
 // mergedTransport reports OpenCode's deep merge of a remote entry over a

@@ -12,6 +12,7 @@
 package effective
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -121,6 +122,10 @@ type Server struct {
 	// the tool drops (its verdict: an unknown key ignored or stripped);
 	// they are not in Fields.
 	Ignored []string
+	// Merged is the tool's verdict on the merged entry where the tool
+	// validates servers after the merge (registry Profile.ValidatesMerged)
+	// and refuses this one; nil otherwise.
+	Merged *verdict.Verdict
 }
 
 // Field is one top-level field of the merged definition.
@@ -146,6 +151,11 @@ type Result struct {
 	Stopped *Source
 	// Servers, sorted by name.
 	Servers []*Server
+	// Refused, for a tool that stops on any refused file (registry
+	// Profile.StopsOnRefusal), says why it refuses its whole
+	// configuration ("path: why", first cause first); then no server
+	// starts.
+	Refused []string
 }
 
 // Compute applies the tool's profile. A tool without a profile yields an
@@ -163,6 +173,10 @@ func Compute(in Input) *Result {
 	defs := map[string][]*Definition{}
 	rank := 0
 	found := map[string]string{} // layer id -> the closest file it found
+	// A tool that validates the merged entries (Codex CLI) judges each
+	// server after the merge, not each file's entry alone.
+	mergedCheck := in.Tool.Profile.ValidatesMerged != nil && in.Tool.Profile.ValidatesMerged.Value
+	var refusals []string // files the tool refuses: "path: why"
 	for li := range in.Tool.Profile.Layers {
 		layer := &in.Tool.Profile.Layers[li]
 		preferred := ""
@@ -190,7 +204,15 @@ func Compute(in Input) *Result {
 				continue
 			}
 			found[layer.ID] = c.path
+			// A directory's own trust (Codex CLI): an untrusted project's
+			// files are not read, so even a broken one stops nothing.
+			dirGate := gates.dirGate(layer, c.dir)
 			if src.Dropped != "" {
+				if dirGate.State != GateOpen {
+					src.Dropped = "not read: " + dirGate.Why
+				} else if reader != nil && reader.SyntaxError.Effect == registry.RefusesConfig && len(f.Errors) > 0 {
+					refusals = append(refusals, homeShort(in.Env, c.path)+": syntax error")
+				}
 				continue
 			}
 			var members []*jsonc.Member
@@ -203,8 +225,12 @@ func Compute(in Input) *Result {
 			verdicts := make([]*verdict.Verdict, len(members))
 			for i, m := range members {
 				verdicts[i] = judge(in, reader, f, m)
-				if v := verdicts[i]; v != nil && v.Outcome == verdict.RefusesFile && src.Dropped == "" {
+				if mergedCheck {
+					continue // judged after the merge
+				}
+				if v := verdicts[i]; v != nil && v.Outcome == verdict.RefusesFile && src.Dropped == "" && dirGate.State == GateOpen {
 					src.Dropped = fmt.Sprintf("server %q is invalid for it (%s)", m.Key.Str, why(v))
+					refusals = append(refusals, homeShort(in.Env, c.path)+": "+src.Dropped)
 				}
 			}
 			if src.Dropped != "" {
@@ -215,9 +241,12 @@ func Compute(in Input) *Result {
 				if pg := profile.gate(m.Key.Str); pg.State != GateOpen {
 					d.Gate = pg
 				}
+				if dirGate.State != GateOpen {
+					d.Gate = dirGate
+				}
 				// An entry the tool cannot read is never listed, not even
 				// as pending approval (verified, Claude Code 2.1.328).
-				if v := verdicts[i]; v != nil && !v.Outcome.Loaded() && (d.Gate.State == GateOpen || d.Gate.State == GatePendingApproval) {
+				if v := verdicts[i]; v != nil && !mergedCheck && !v.Outcome.Loaded() && (d.Gate.State == GateOpen || d.Gate.State == GatePendingApproval) {
 					verb := "skipped: "
 					if v.Outcome == verdict.MayNotLoad {
 						verb = "may not load: "
@@ -241,9 +270,62 @@ func Compute(in Input) *Result {
 	for _, name := range sortedKeys(defs) {
 		ds := defs[name]
 		slices.Reverse(ds) // highest precedence first
-		res.Servers = append(res.Servers, resolve(in.Tool, name, ds, deep))
+		srv := resolve(in.Tool, name, ds, deep)
+		if mergedCheck && srv.Winner != nil {
+			if v := judgeMerged(in, srv); v != nil && v.Outcome == verdict.RefusesFile {
+				srv.Merged = v
+				what := fmt.Sprintf("server %q in %s", name, homeShort(in.Env, srv.Winner.Source.Path))
+				if len(srv.Definitions) > 1 {
+					what = fmt.Sprintf("server %q as merged from %d files", name, len(srv.Definitions))
+				}
+				refusals = append(refusals, fmt.Sprintf("%s is invalid for it (%s)", what, why(v)))
+			}
+		}
+		res.Servers = append(res.Servers, srv)
+	}
+	if p := in.Tool.Profile.StopsOnRefusal; p != nil && p.Value && len(refusals) > 0 {
+		res.Refused = refusals
+		refuse(res)
 	}
 	return res
+}
+
+// refuse applies a refusal of the whole configuration (Codex CLI stops
+// with "failed to load bootstrap configuration"): no server starts; each
+// keeps its definitions, held back by the refusal.
+func refuse(res *Result) {
+	g := Gate{State: GateToolStopped, Why: res.Tool.Name + " stops at start-up, refusing its whole configuration: " + res.Refused[0]}
+	for _, s := range res.Servers {
+		for _, d := range s.Definitions {
+			if d.Gate.State == GateOpen {
+				d.Gate = g
+			}
+		}
+		s.Winner, s.Fields, s.Ignored, s.Variables = nil, nil, nil, nil
+	}
+}
+
+// judgeMerged is the tool's verdict on the server as merged from every
+// layer: the merged fields written out as one entry and judged like any
+// other (by the reader of the winning definition's file).
+func judgeMerged(in Input, s *Server) *verdict.Verdict {
+	r := readerOf(in, s.Winner.Source.Path)
+	if r == nil {
+		return nil
+	}
+	obj := make(map[string]any, len(s.Fields))
+	for _, f := range s.Fields {
+		obj[f.Key] = analysis.Decode(f.Member.Value)
+	}
+	text, err := json.Marshal(obj)
+	if err != nil {
+		return nil
+	}
+	f := jsonc.Parse(text)
+	if f.Root == nil || len(f.Errors) > 0 {
+		return nil
+	}
+	return verdict.Of(nil, in.Registry, r, verdict.Entry{Name: s.Name, Value: f.Root, Text: text, Merged: true})
 }
 
 // InUse reports whether the tool read one of its own files (Source.Own)
@@ -346,6 +428,9 @@ func resolve(tool *registry.Tool, name string, ds []*Definition, deep bool) *Ser
 type candidate struct {
 	path       string
 	serverMaps [][]string
+	// dir is the directory the file belongs to: the walk's directory,
+	// or the file's own directory for a fixed file.
+	dir string
 }
 
 // layerFiles lists a layer's candidate files, lowest precedence first.
@@ -356,14 +441,14 @@ func layerFiles(in Input, layer *registry.Layer) []candidate {
 		if !ok {
 			continue
 		}
-		out = append(out, candidate{path: p, serverMaps: expandMaps(in, lf.ServerMaps)})
+		out = append(out, candidate{path: p, serverMaps: expandMaps(in, lf.ServerMaps), dir: filepath.Dir(p)})
 	}
 	if w := layer.Walk; w != nil {
 		// Directories from the boundary down to the launch directory, so
 		// that closer files come later and win.
 		for _, dir := range walkDirs(in, w.Boundary) {
 			for _, name := range w.Names {
-				out = append(out, candidate{path: filepath.Join(dir, filepath.FromSlash(name)), serverMaps: expandMaps(in, w.ServerMaps)})
+				out = append(out, candidate{path: filepath.Join(dir, filepath.FromSlash(name)), serverMaps: expandMaps(in, w.ServerMaps), dir: dir})
 			}
 		}
 	}

@@ -18,10 +18,11 @@ type gateReader struct {
 	approval map[*registry.Layer]*approval
 	trusted  map[*registry.Layer]*Gate
 	trust    map[*registry.Layer]*Gate
+	projects map[string]Gate // directory -> trusted-project gate
 }
 
 func newGateReader(in Input) *gateReader {
-	return &gateReader{in: in, approval: map[*registry.Layer]*approval{}, trusted: map[*registry.Layer]*Gate{}, trust: map[*registry.Layer]*Gate{}}
+	return &gateReader{in: in, approval: map[*registry.Layer]*approval{}, trusted: map[*registry.Layer]*Gate{}, trust: map[*registry.Layer]*Gate{}, projects: map[string]Gate{}}
 }
 
 // gate is the state of the layer's gate for a server. A rejection stands
@@ -253,4 +254,67 @@ func homeShort(env registry.Env, path string) string {
 		return path
 	}
 	return "~/" + filepath.ToSlash(rel)
+}
+
+// dirGate is the gate of one directory's files where the layer's trust is
+// looked up per directory (registry.GateTrustedProject, Codex CLI); open
+// for any other gate, which gate decides per server.
+func (g *gateReader) dirGate(layer *registry.Layer, dir string) Gate {
+	if layer.Gate != registry.GateTrustedProject {
+		return Gate{}
+	}
+	if st, ok := g.projects[dir]; ok {
+		return st
+	}
+	st := g.readProjectTrust(layer, dir)
+	g.projects[dir] = st
+	return st
+}
+
+// readProjectTrust reads Codex CLI's trust of dir: the gate file's table
+// of directories ([projects."<dir>"] in ~/.codex/config.toml) gives each a
+// trust_level; the closest listed ancestor of dir (or dir itself)
+// decides, and only "trusted" opens the gate (verified with Codex CLI
+// 0.169.0: trust keyed on proj/sub reads proj/sub/.codex/config.toml, not
+// proj/.codex/config.toml; "untrusted" is like no entry).
+func (g *gateReader) readProjectTrust(layer *registry.Layer, dir string) Gate {
+	dir = filepath.Clean(dir)
+	best, level, from := "", "", ""
+	for _, gf := range layer.GateFiles {
+		path, ok := expand(g.in, gf.Path)
+		if !ok {
+			continue
+		}
+		f := g.in.Files(path)
+		if f == nil || f.Root == nil || f.Root.Kind != jsonc.Object {
+			continue
+		}
+		table := lookup(f.Root, expandSegments(g.in, gf.At)...)
+		if table == nil {
+			continue
+		}
+		for _, m := range table.Members {
+			if m.Key == nil || m.Value == nil || m.Value.Kind != jsonc.Object {
+				continue
+			}
+			k := filepath.Clean(filepath.FromSlash(m.Key.Str))
+			if k != dir && !strings.HasPrefix(dir, strings.TrimSuffix(k, string(filepath.Separator))+string(filepath.Separator)) {
+				continue
+			}
+			if len(k) < len(best) {
+				continue
+			}
+			best, level, from = k, "", path
+			if t := m.Value.Get("trust_level"); t != nil && t.Value != nil && t.Value.Kind == jsonc.String {
+				level = t.Value.Str
+			}
+		}
+	}
+	if level == "trusted" {
+		return Gate{}
+	}
+	if best == "" {
+		return Gate{State: GateUntrusted, Why: fmt.Sprintf("project not trusted: no [projects.%q] with trust_level = \"trusted\" for %s or a parent", filepath.ToSlash(dir), filepath.ToSlash(dir))}
+	}
+	return Gate{State: GateUntrusted, Why: fmt.Sprintf("project not trusted: [projects.%q] has trust_level = %q in %s", filepath.ToSlash(best), level, homeShort(g.in.Env, from))}
 }

@@ -272,8 +272,11 @@ func writeFields(b *strings.Builder, in HoverInput, fields []Field) {
 		v := f.Member.Value
 		var val string
 		switch f.Key {
-		case "env", "environment", "headers":
+		case "env", "environment", "headers", "http_headers":
 			val = "names " + joinCode(objectKeys(v)) + " (values hidden)"
+		case "bearer_token":
+			// Codex CLI refuses it, but it is still a token.
+			val = "(value hidden)"
 		default:
 			val = "`" + render(v) + "`"
 		}

@@ -9,6 +9,7 @@ const (
 	CodeOverridesServer = "overrides-server"
 	CodeMergedTransport = "merged-remote-keeps-command"
 	CodeFallbackIgnored = "fallback-file-ignored"
+	CodeMergedInvalid   = "merged-server-invalid"
 )
 
 // crossFileRules are the rules of package effective.
@@ -17,5 +18,6 @@ var crossFileRules = []Rule{
 	{CodeDuplicateServer, SeverityHint, "An identical copy of a server that a tool reads from another, winning file: this copy can be removed."},
 	{CodeOverridesServer, SeverityHint, "The definition a tool uses, listing the definitions of the same name it overrides."},
 	{CodeMergedTransport, SeverityWarning, "OpenCode deep-merges a remote entry over a local one (or the reverse): the merged server keeps fields of both."},
+	{CodeMergedInvalid, SeverityError, "A server that a tool validating after the merge refuses as merged from its layers: Codex CLI merges its config.toml files field by field and stops when the result has neither `command` nor `url`, or both (also when they come from two files)."},
 	{CodeFallbackIgnored, SeverityInformation, "A file a tool reads only when another is absent, while that other file exists: Copilot CLI ignores `.github/mcp.json` whenever a `.mcp.json` exists. Reported at the top of the ignored file, naming the one that wins."},
 }

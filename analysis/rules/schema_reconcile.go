@@ -55,6 +55,12 @@ func (c *schemaCheck) reconcile(sub *schemaSubject) []Diagnostic {
 	}
 	for _, v := range sub.verdicts {
 		for _, p := range v.problems {
+			if p.Code == CodeMissingField && verdict.MissingField(v.reader) == verdict.Loads {
+				// Completed by another layer before the tool validates
+				// (a Codex CLI project file): judged as merged, by the
+				// cross-file check.
+				continue
+			}
 			g := find(p)
 			g.reporters = append(g.reporters, v)
 			g.problems = append(g.problems, p)

@@ -68,14 +68,14 @@ func (c *semantic) interpolationRules(e *semEntry) {
 				if v.Syntax == interp.Bare && field != "env" && field != "environment" && field != "headers" {
 					continue // in a path or an argument, "$X" is too often meant for a shell
 				}
-				c.reference(e, field, v)
+				c.reference(e, field, semMemberKey(e, n), n.Str, v)
 			}
 		})
 	}
 }
 
 // reference judges one variable reference against every reader.
-func (c *semantic) reference(e *semEntry, field string, v interp.Ref) {
+func (c *semantic) reference(e *semEntry, field, key, str string, v interp.Ref) {
 	if _, ok := semKnownSecret(v.Name); ok {
 		return // a credential glued into a reference: literal-secret's business, never quoted
 	}
@@ -125,6 +125,9 @@ func (c *semantic) reference(e *semEntry, field string, v interp.Ref) {
 		// A default that the new spelling cannot hold would be lost.
 		data[FixKey] = Fix{Kind: FixReplaceReference, Value: repl, Variable: v.Name, Safe: v.Default == "" || strings.Contains(repl, ":-")}
 	}
+	if fix == "" {
+		fix = c.byNameFix(literal, field, key, str, v)
+	}
 	reason := "it stays literal text"
 	if v.Syntax == interp.DollarEnv && slices.ContainsFunc(literal, func(r *registry.Reader) bool {
 		forms, _ := semToolForms(c.tool(r), field)
@@ -141,6 +144,48 @@ func (c *semantic) reference(e *semEntry, field string, v interp.Ref) {
 		Message:  semMessage(lead, reason, note, fix),
 		Data:     data,
 	})
+}
+
+// semMemberKey is the key of the string n inside a table of the entry
+// ("Authorization" in http_headers), "" for a top-level field's value or
+// an array element.
+func semMemberKey(e *semEntry, n *jsonc.Node) string {
+	if n.Parent == nil || n.Parent == e.s.Value() {
+		return ""
+	}
+	if m := n.Member(); m != nil {
+		return m.Key.Str
+	}
+	return ""
+}
+
+// byNameFix is, for readers that take variables only by name (registry
+// interpolation.byName: Codex CLI's env_vars, bearer_token_env_var,
+// env_http_headers), what to write instead of the reference; "" when no
+// such field stands in for this one.
+func (c *semantic) byNameFix(readers []*registry.Reader, field, key, str string, v interp.Ref) string {
+	name := v.EnvName()
+	if name == "" {
+		return ""
+	}
+	for _, r := range readers {
+		t := c.tool(r)
+		for _, nv := range t.Interpolation.ByName {
+			where, sub, _ := strings.Cut(nv.Replaces, ".")
+			if where != field || sub != "" && !strings.EqualFold(sub, key) {
+				continue
+			}
+			if nv.Prefix != "" {
+				rest, ok := strings.CutPrefix(str, nv.Prefix)
+				if refs := interp.Scan(rest, interp.All); !ok || len(refs) != 1 || !strings.HasPrefix(rest, "$") || !strings.HasSuffix(rest, "}") {
+					continue
+				}
+			}
+			w := strings.NewReplacer("{var}", name, "{key}", key).Replace(nv.Write)
+			return fmt.Sprintf("%s takes variables only by name: write %s", t.Name, w)
+		}
+	}
+	return ""
 }
 
 // syntaxOwners names the tools (other than the readers') whose syntax v's

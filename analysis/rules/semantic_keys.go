@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
 
@@ -20,7 +21,7 @@ type semForeignKey struct {
 	fix         string
 }
 
-var semAllButOpenCode = []string{schemas.ClaudeCode, schemas.ClaudeDesktop, schemas.CopilotCLI, schemas.Cursor, schemas.GeminiCLI, schemas.VSCode}
+var semAllButOpenCode = []string{schemas.ClaudeCode, schemas.ClaudeDesktop, schemas.CodexCLI, schemas.CopilotCLI, schemas.Cursor, schemas.GeminiCLI, schemas.VSCode}
 
 var semForeignKeys = map[string]semForeignKey{
 	"env":         {"environment", semAllButOpenCode, "the server starts without these variables", `rename it to "environment"`},
@@ -52,6 +53,12 @@ func (c *semantic) keyRules(e *semEntry) {
 		for i, r := range e.readers {
 			if e.views[i] == "" || semTransportOf(e.views[i]) == semOverride {
 				continue // skipped whole, or OpenCode's {"enabled": ...} (schema rules)
+			}
+			if fk.replacement != "" && !slices.Contains(fk.knownBy, string(r.Dialect)) && verdict.Modelled(r.Dialect) &&
+				!slices.Contains(verdict.ServerKeys(string(r.Dialect)), fk.replacement) {
+				// The reader has no such key either (Codex CLI has no
+				// "type"): to it this is a plain unknown key.
+				continue
 			}
 			o := outAccepted
 			if !slices.Contains(fk.knownBy, string(r.Dialect)) {

@@ -241,7 +241,7 @@ func (c *semantic) missingField(e *semEntry, field string, t semTransport, exclu
 	for i, r := range e.readers {
 		o := outAccepted
 		if semTransportOf(e.defs[i]) == t && !slices.Contains(exclude, r) {
-			o = semRejects(r)
+			o = semOutcomeOf(verdict.MissingField(r))
 		}
 		if e.defs[i] != "" {
 			vs = append(vs, semVerdict{r, o})

@@ -50,6 +50,7 @@ type cacheKey struct {
 	dialect registry.DialectID
 	effects *registry.Effects
 	name    string
+	merged  bool
 }
 
 // AppendReaderKey appends to a memo key what a reader's verdicts depend on

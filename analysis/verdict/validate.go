@@ -284,6 +284,10 @@ func schemaBadValue(s *jsonschema.Schema, keyword string, entry, n *jsonc.Node, 
 		p.Detail = q + " " + schemaDescribePattern(s)
 	case "format":
 		p.Detail = fmt.Sprintf("%s is not a valid %s", q, s.Format)
+	case "not":
+		// A field of the other transport (Codex CLI: "url is not
+		// supported for stdio"), or one the tool refuses outright.
+		p.Detail = q + " is not supported for this kind of server"
 	default:
 		p.Detail = q + " has a value the tool does not accept"
 	}
@@ -580,6 +584,7 @@ var schemaServerDefs = map[string][]string{
 	schemas.Cursor:        {"stdioServer", "remoteServer"},
 	schemas.OpenCode:      {"localServer", "remoteServer", "enabledOverride"},
 	schemas.VSCode:        {"stdioServer", "httpServer"},
+	schemas.CodexCLI:      {"stdioServer", "httpServer"},
 }
 
 // schemaIsServerDef reports whether branch is one of dialect's server shapes

@@ -16,10 +16,17 @@ import (
 // rules use.
 func Variables(tool *registry.Tool, values []*jsonc.Node) []string {
 	forms := interp.FormsOf(tool.Interpolation.Forms)
-	if forms.Empty() {
-		return nil
-	}
 	seen := map[string]bool{}
+	// Variables taken by name (Codex CLI's env_vars, bearer_token_env_var,
+	// env_http_headers): the field's strings are the names.
+	for _, v := range values {
+		if m := v.Member(); m != nil && slices.ContainsFunc(tool.Interpolation.ByName, func(nv registry.NamedVariables) bool { return nv.Field == m.Key.Str }) {
+			nameStrings(v, seen)
+		}
+	}
+	if forms.Empty() {
+		return sortedNames(seen)
+	}
 	var walk func(n *jsonc.Node)
 	walk = func(n *jsonc.Node) {
 		if n == nil {
@@ -46,10 +53,35 @@ func Variables(tool *registry.Tool, values []*jsonc.Node) []string {
 	for _, v := range values {
 		walk(v)
 	}
+	return sortedNames(seen)
+}
+
+func sortedNames(seen map[string]bool) []string {
+	if len(seen) == 0 {
+		return nil
+	}
 	out := make([]string, 0, len(seen))
 	for v := range seen {
 		out = append(out, v)
 	}
 	slices.Sort(out)
 	return out
+}
+
+// nameStrings adds the strings of n (a name, an array of names, a table
+// whose values are names) to seen.
+func nameStrings(n *jsonc.Node, seen map[string]bool) {
+	switch {
+	case n == nil:
+	case n.Kind == jsonc.String && n.Str != "":
+		seen[n.Str] = true
+	case n.Kind == jsonc.Array:
+		for _, e := range n.Elements {
+			nameStrings(e, seen)
+		}
+	case n.Kind == jsonc.Object:
+		for _, m := range n.Members {
+			nameStrings(m.Value, seen)
+		}
+	}
 }

@@ -196,6 +196,11 @@ type Entry struct {
 	Name  string
 	Value *jsonc.Node
 	Text  []byte
+	// Merged: the entry is a server as merged from every layer (the
+	// effective engine's, for a tool that validates after merging), so
+	// nothing can supply a missing field any more: the reader's
+	// missingField effect does not apply.
+	Merged bool
 }
 
 // Of returns what reader r (of a file kind in reg) does with e, through the
@@ -207,7 +212,7 @@ func Of(c *Cache, reg *registry.Registry, r *registry.Reader, e Entry) *Verdict 
 	if c == nil {
 		return judge(reg, r, e)
 	}
-	k := cacheKey{reg: reg, tool: r.Tool, dialect: r.Dialect, effects: r.Effects, name: e.Name}
+	k := cacheKey{reg: reg, tool: r.Tool, dialect: r.Dialect, effects: r.Effects, name: e.Name, merged: e.Merged}
 	if v, ok := c.verdicts.Get(k, e.Text); ok {
 		return v
 	}
@@ -276,10 +281,15 @@ func judge(reg *registry.Registry, r *registry.Reader, e Entry) *Verdict {
 				p.Span = rel(p.Span, n)
 			}
 			o := invalid
-			if p.Code == CodeUnknownKey {
+			switch {
+			case p.Code == CodeUnknownKey:
 				o = unknownKey
-			} else if fo, ok := fieldOutcome(r, p.Field); ok {
-				o = fo
+			case p.Code == CodeMissingField && !e.Merged:
+				o = MissingField(r)
+			default:
+				if fo, ok := fieldOutcome(r, p.Field); ok {
+					o = fo
+				}
 			}
 			v.add(Reason{Code: p.Code, Span: p.Span, OnName: p.OnName, Field: p.Field, Detail: p.Detail, Outcome: o})
 		}
@@ -383,6 +393,9 @@ func ProblemOutcome(r *registry.Reader, p Problem) Outcome {
 	if p.Code == CodeUnknownKey {
 		return UnknownKey(r)
 	}
+	if p.Code == CodeMissingField {
+		return MissingField(r)
+	}
 	if o, ok := fieldOutcome(r, p.Field); ok {
 		return o
 	}
@@ -393,6 +406,17 @@ func ProblemOutcome(r *registry.Reader, p Problem) Outcome {
 // registry's fact as an outcome.
 func InvalidEntry(r *registry.Reader) Outcome {
 	return effectOutcome(r, func(x *registry.Effects) registry.EntryEffect { return x.InvalidEntry.Effect })
+}
+
+// MissingField is what reader r does with an entry whose fault is a
+// missing required field, judged alone (not as merged): the registry's
+// missingField effect where a tool merges layers before it validates,
+// else its invalidEntry effect.
+func MissingField(r *registry.Reader) Outcome {
+	if r.Effects != nil && r.Effects.MissingField != nil {
+		return effectOutcome(r, func(x *registry.Effects) registry.EntryEffect { return x.MissingField.Effect })
+	}
+	return InvalidEntry(r)
 }
 
 // UnknownKey is what reader r does with a key it does not know.

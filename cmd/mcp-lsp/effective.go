@@ -104,6 +104,9 @@ func printEffectiveText(w io.Writer, t lsp.EffectiveTool) {
 	for _, d := range t.Dropped {
 		fmt.Fprintf(w, "  ignores %s: %s\n", d.Path, d.Reason)
 	}
+	for _, why := range t.Refused {
+		fmt.Fprintf(w, "  refuses its whole configuration: %s\n", why)
+	}
 	if len(t.Servers) == 0 {
 		fmt.Fprintln(w, "  no servers")
 	}

@@ -298,7 +298,28 @@ type Interpolation struct {
 	Fields      []string `json:"fields,omitempty"`      // entry keys expanded; "*": every string
 	BeforeParse bool     `json:"beforeParse,omitempty"` // substituted in the raw text
 	Unset       string   `json:"unset,omitempty"`       // what an unset variable becomes
+	// ByName are the fields through which a tool without interpolation
+	// takes environment variables by name (Codex CLI: env_vars,
+	// bearer_token_env_var, env_http_headers): the fix for a ${VAR} it
+	// would send literally, and the variables an entry depends on.
+	ByName []NamedVariables `json:"byName,omitempty"`
 	Basis
+}
+
+// NamedVariables is a field whose values name environment variables.
+type NamedVariables struct {
+	// Field holds the names: a string, an array of names, or a table
+	// whose values are names ("env_http_headers": header = variable).
+	Field string `json:"field"`
+	// Replaces is where a ${VAR} it stands in for is written: a field
+	// ("env"), or a field and key ("http_headers.Authorization").
+	Replaces string `json:"replaces"`
+	// Prefix, when set, is the text the value must start with before the
+	// variable for the replacement to hold ("Bearer ").
+	Prefix string `json:"prefix,omitempty"`
+	// Write is what to write instead, {var} and {key} filled in:
+	// env_vars = ["{var}"].
+	Write string `json:"write"`
 }
 
 // ServerNameRules constrain server names (the keys of a server map).
@@ -421,6 +442,12 @@ type Effects struct {
 	// (Gemini CLI uses invalid values as written, but "args" as a string
 	// crashes it).
 	ByField map[string]EffectFact `json:"byField,omitempty"`
+	// MissingField, when set, replaces InvalidEntry for an entry whose
+	// only fault is a missing required field, where the tool merges
+	// layers field by field before it validates (a Codex CLI project
+	// file may name only the fields it changes: a lower layer may supply
+	// the rest). nil: InvalidEntry applies.
+	MissingField *EffectFact `json:"missingField,omitempty"`
 }
 
 // AcceptsComments reports whether the reader reads a file with comments.

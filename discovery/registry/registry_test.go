@@ -431,13 +431,18 @@ func TestProfiles(t *testing.T) {
 		t.Errorf("nyzhi .mcp.json layer: strict JSON (serde_json) with the mcp_servers alias: %+v", l)
 	}
 	for _, tool := range r.Tools() {
-		if tool.Profile == nil || tool.ID == "opencode" || tool.ID == "atomic" {
+		if tool.Profile == nil || tool.ID == "opencode" || tool.ID == "atomic" || tool.ID == "codex-cli" {
 			continue
 		}
 		for _, l := range tool.Profile.Layers {
 			if l.EnabledKey != "" {
-				t.Errorf("%s %s: enabledKey %q; only OpenCode's format has one", tool.ID, l.ID, l.EnabledKey)
+				t.Errorf("%s %s: enabledKey %q; only OpenCode's and Codex CLI's formats have one", tool.ID, l.ID, l.EnabledKey)
 			}
 		}
+	}
+	codex, _ := r.Tool("codex-cli")
+	if p := codex.Profile; p.StopsOnRefusal == nil || !p.StopsOnRefusal.Value || p.ValidatesMerged == nil || !p.ValidatesMerged.Value ||
+		p.Layers[1].Gate != GateTrustedProject || p.Layers[1].Walk.Boundary != "git-root" || p.Layers[0].EnabledKey != "enabled" {
+		t.Errorf("codex-cli profile: stops on refusal, validates merged entries, trusted-project walk to the git root, enabled key: %+v", p)
 	}
 }

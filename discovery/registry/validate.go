@@ -377,6 +377,9 @@ func validateEffects(rw string, rd *Reader, add func(string, ...any), basis func
 	}
 	check("unknownKey", e.UnknownKey, IgnoresKey, StripsKey, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
 	check("duplicateName", e.DuplicateName, LastWins, RefusesWholeConfig, UnknownEntryEffect)
+	if e.MissingField != nil {
+		check("missingField", *e.MissingField, LoadsEntry, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
+	}
 }
 
 // skimCovers reports whether skim path s keeps what lies at path m: s is
