@@ -99,6 +99,16 @@ not trust, no server starts, and its ` + "`mcp.allowed`" + `/` + "`mcp.excluded`
 ` + "`mcp-server-enablement.json`" + ` block or disable servers: ` + "`mcp-lsp effective --tool gemini-cli`" + `
 shows each state.
 
+Codex CLI (0.169.0, ` + "`config.toml`" + `) refuses its whole configuration for any
+TOML or type error, a missing or doubled transport, a field of the other
+transport or ` + "`bearer_token`" + `: every such finding says "Codex CLI refuses the
+whole configuration", and ` + "`mcp-lsp effective`" + ` starts none of its servers
+(` + "`refused`" + `). Codex merges its layers field by field before it validates, so a
+project entry may name only the fields it changes; the merged server is
+judged by the same verdict (` + "`merged-server-invalid`" + `). It expands no variable:
+` + "`${VAR}`" + ` gets a ` + "`foreign-interpolation`" + ` warning that names ` + "`env_vars`" + `,
+` + "`bearer_token_env_var`" + ` or ` + "`env_http_headers`" + `.
+
 ## Rules
 
 This file is generated from the rule list in ` + "`analysis/rules/`" + `
