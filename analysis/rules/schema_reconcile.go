@@ -55,7 +55,7 @@ func (c *schemaCheck) reconcile(sub *schemaSubject) []Diagnostic {
 	}
 	for _, v := range sub.verdicts {
 		for _, p := range v.problems {
-			if p.Code == CodeMissingField && verdict.MissingField(v.reader) == verdict.Loads {
+			if o, ok := verdict.MissingField(v.reader); ok && o == verdict.Loads && p.Code == CodeMissingField {
 				// Completed by another layer before the tool validates
 				// (a Codex CLI project file): judged as merged, by the
 				// cross-file check.

@@ -241,7 +241,10 @@ func (c *semantic) missingField(e *semEntry, field string, t semTransport, exclu
 	for i, r := range e.readers {
 		o := outAccepted
 		if semTransportOf(e.defs[i]) == t && !slices.Contains(exclude, r) {
-			o = semOutcomeOf(verdict.MissingField(r))
+			o = semRejects(r)
+			if mo, ok := verdict.MissingField(r); ok {
+				o = semOutcomeOf(mo)
+			}
 		}
 		if e.defs[i] != "" {
 			vs = append(vs, semVerdict{r, o})

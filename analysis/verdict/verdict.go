@@ -284,9 +284,11 @@ func judge(reg *registry.Registry, r *registry.Reader, e Entry) *Verdict {
 			switch {
 			case p.Code == CodeUnknownKey:
 				o = unknownKey
-			case p.Code == CodeMissingField && !e.Merged:
-				o = MissingField(r)
 			default:
+				if mo, ok := MissingField(r); ok && p.Code == CodeMissingField && !e.Merged {
+					o = mo
+					break
+				}
 				if fo, ok := fieldOutcome(r, p.Field); ok {
 					o = fo
 				}
@@ -393,8 +395,8 @@ func ProblemOutcome(r *registry.Reader, p Problem) Outcome {
 	if p.Code == CodeUnknownKey {
 		return UnknownKey(r)
 	}
-	if p.Code == CodeMissingField {
-		return MissingField(r)
+	if o, ok := MissingField(r); ok && p.Code == CodeMissingField {
+		return o
 	}
 	if o, ok := fieldOutcome(r, p.Field); ok {
 		return o
@@ -409,14 +411,15 @@ func InvalidEntry(r *registry.Reader) Outcome {
 }
 
 // MissingField is what reader r does with an entry whose fault is a
-// missing required field, judged alone (not as merged): the registry's
-// missingField effect where a tool merges layers before it validates,
-// else its invalidEntry effect.
-func MissingField(r *registry.Reader) Outcome {
-	if r.Effects != nil && r.Effects.MissingField != nil {
-		return effectOutcome(r, func(x *registry.Effects) registry.EntryEffect { return x.MissingField.Effect })
+// missing required field, judged alone (not as merged), where the
+// registry says (its missingField effect: a tool that merges layers
+// before it validates); ok is false where it does not, and the field's
+// or the entry's effect applies.
+func MissingField(r *registry.Reader) (o Outcome, ok bool) {
+	if r.Effects == nil || r.Effects.MissingField == nil {
+		return "", false
 	}
-	return InvalidEntry(r)
+	return effectOutcome(r, func(x *registry.Effects) registry.EntryEffect { return x.MissingField.Effect }), true
 }
 
 // UnknownKey is what reader r does with a key it does not know.
