@@ -10,6 +10,7 @@ const CodeDuplicateServer = rules.CodeDuplicateServer
 const CodeOverridesServer = rules.CodeOverridesServer
 const CodeMergedTransport = rules.CodeMergedTransport
 const CodeFallbackIgnored = rules.CodeFallbackIgnored
+const CodeMergedInvalid = rules.CodeMergedInvalid
 const FixKey = rules.FixKey
 
 // FixKind is rules.FixKind.
