@@ -3,6 +3,7 @@ package analysis
 import (
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -19,5 +20,5 @@ func FindServerMaps(f *jsonc.File, r *registry.Reader) []*rules.ServerMap {
 	return rules.FindServerMaps(f, r)
 }
 
-// Decode: see rules.Decode.
-func Decode(n *jsonc.Node) any { return rules.Decode(n) }
+// Decode: see verdict.Decode.
+func Decode(n *jsonc.Node) any { return verdict.Decode(n) }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"net"
 	"net/url"
 	"regexp"
@@ -45,7 +46,7 @@ func checkProjectRules(in FileInput) []Diagnostic {
 					continue
 				}
 				seen[m] = true
-				name, _ := Decode(m.Key).(string)
+				name, _ := verdict.Decode(m.Key).(string)
 				if in.Kind.Scope == registry.ScopeProject {
 					ds = append(ds, homePaths(name, m.Value)...)
 				}
@@ -85,7 +86,7 @@ func homePaths(server string, entry *jsonc.Node) []Diagnostic {
 func walkStrings(n *jsonc.Node, f func(*jsonc.Node, string)) {
 	switch n.Kind {
 	case jsonc.String:
-		if s, ok := Decode(n).(string); ok {
+		if s, ok := verdict.Decode(n).(string); ok {
 			f(n, s)
 		}
 	case jsonc.Array:
@@ -107,7 +108,7 @@ func credentialOverHTTP(server string, entry *jsonc.Node) []Diagnostic {
 	var raw string
 	for _, key := range []string{"url", "httpUrl", "serverUrl"} {
 		if m := entry.Get(key); m != nil && m.Value != nil {
-			if s, ok := Decode(m.Value).(string); ok {
+			if s, ok := verdict.Decode(m.Value).(string); ok {
 				raw = s
 				break
 			}
@@ -123,7 +124,7 @@ func credentialOverHTTP(server string, entry *jsonc.Node) []Diagnostic {
 	}
 	var ds []Diagnostic
 	for _, m := range h.Value.Members {
-		name, _ := Decode(m.Key).(string)
+		name, _ := verdict.Decode(m.Key).(string)
 		if !isCredentialHeader(name) {
 			continue
 		}

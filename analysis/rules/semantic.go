@@ -225,7 +225,7 @@ func (c *semantic) newSemEntry(s *Server, readers []*registry.Reader, typing, ca
 	if t := s.Field("type"); t != nil && t.Value.Kind == jsonc.Invalid {
 		return e // "type": being typed; any verdict would be a guess
 	}
-	e.obj, _ = Decode(v).(map[string]any)
+	e.obj, _ = verdict.Decode(v).(map[string]any)
 	e.verdicts = make([]*verdict.Verdict, len(readers))
 	e.defs = make([]string, len(readers))
 	e.views = make([]string, len(readers))

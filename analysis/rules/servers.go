@@ -2,7 +2,6 @@ package rules
 
 import (
 	"bytes"
-	"encoding/json"
 	"slices"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
@@ -242,42 +241,6 @@ func lastByKey(n *jsonc.Node) map[string]*jsonc.Member {
 		return nil
 	}
 	return last
-}
-
-// Decode converts a node to the value encoding/json would produce with
-// UseNumber (maps, slices, strings, json.Number, bools, nil), without
-// re-encoding the text: this is what schema validation consumes. Invalid
-// nodes (recovered syntax errors) decode to nil. Duplicate keys keep the
-// last value, as every tool does.
-func Decode(n *jsonc.Node) any {
-	if n == nil {
-		return nil
-	}
-	switch n.Kind {
-	case jsonc.Object:
-		obj := make(map[string]any, len(n.Members))
-		for _, m := range n.Members {
-			if m.Key != nil {
-				obj[m.Key.Str] = Decode(m.Value)
-			}
-		}
-		return obj
-	case jsonc.Array:
-		arr := make([]any, len(n.Elements))
-		for i, e := range n.Elements {
-			arr[i] = Decode(e)
-		}
-		return arr
-	case jsonc.String:
-		return n.Str
-	case jsonc.Number:
-		return json.Number(n.Str)
-	case jsonc.True:
-		return true
-	case jsonc.False:
-		return false
-	}
-	return nil
 }
 
 // verdictOf is reader r's verdict on the server name: value of in's file,

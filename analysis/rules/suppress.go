@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"fmt"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -259,7 +260,7 @@ func serverSpans(f *jsonc.File, kind *registry.FileKind) []serverSpan {
 				if m.Key == nil || m.Value == nil {
 					continue
 				}
-				name, _ := Decode(m.Key).(string)
+				name, _ := verdict.Decode(m.Key).(string)
 				out = append(out, serverSpan{name: name, member: span.New(m.Key.Span.Start, m.Value.Span.End), key: m.Key.Span})
 			}
 		}
