@@ -164,13 +164,30 @@ func (c *Config) Suppress(in SuppressInput, ds []Diagnostic) []Diagnostic {
 	return out
 }
 
+// mayHoldDirective says cheaply whether the file can hold an ignore
+// comment. In JSON(C) a directive counts only inside a comment the parser
+// found, so only the comments are searched: a tool's state file of tens of
+// megabytes (~/.claude.json, strict JSON, no comments) is re-diagnosed on
+// every edit of another file and must not be scanned whole each time.
+func mayHoldDirective(in SuppressInput, toml bool) bool {
+	if toml || in.Parsed == nil {
+		return bytes.Contains(in.Content, []byte(ignoreDirective))
+	}
+	for _, c := range in.Parsed.Comments {
+		if c.Start >= 0 && c.End <= len(in.Content) && bytes.Contains(in.Content[c.Start:c.End], []byte(ignoreDirective)) {
+			return true
+		}
+	}
+	return false
+}
+
 // ignoreComments finds the mcp-lsp-ignore comments of the file: each on
 // a line of its own, in a file where a comment is not itself a finding.
 func ignoreComments(in SuppressInput, ds []Diagnostic) []ignoreComment {
-	if !bytes.Contains(in.Content, []byte(ignoreDirective)) {
+	toml := strings.EqualFold(filepath.Ext(in.Path), ".toml")
+	if !mayHoldDirective(in, toml) {
 		return nil
 	}
-	toml := strings.EqualFold(filepath.Ext(in.Path), ".toml")
 	lines := lineStarts(in.Content)
 	// A comment-only line: the text of the comment, or false.
 	commentLine := func(i int) (span.Span, string, bool) {
