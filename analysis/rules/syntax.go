@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
@@ -89,7 +90,7 @@ func checkSyntax(in FileInput) []Diagnostic {
 			Span:     f.Root.Span,
 			Severity: SeverityError,
 			Code:     CodeTopLevelNotObject,
-			Message:  fmt.Sprintf("the top level must be an object, not %s%s", describeKind(f.Root.Kind), syntaxEffect(in, readersAll(in.Kind))),
+			Message:  fmt.Sprintf("the top level must be an object, not %s%s", verdict.DescribeKind(f.Root.Kind), syntaxEffect(in, readersAll(in.Kind))),
 		})
 	}
 
@@ -255,22 +256,6 @@ func joinAnd(items []string) string {
 		return items[0]
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
-
-func describeKind(k jsonc.Kind) string {
-	switch k {
-	case jsonc.Array:
-		return "an array"
-	case jsonc.String:
-		return "a string"
-	case jsonc.Number:
-		return "a number"
-	case jsonc.True, jsonc.False:
-		return "a boolean"
-	case jsonc.Null:
-		return "null"
-	}
-	return "a value"
 }
 
 // syntaxErrorData is a syntax error's Data: the parser's code, and the fix
