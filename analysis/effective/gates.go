@@ -81,8 +81,17 @@ type approval struct {
 	allFrom  string
 }
 
-func (g *gateReader) readApproval(layer *registry.Layer) *approval {
-	a := &approval{enabled: map[string]string{}, disabled: map[string]string{}}
+// gateObject is one of a layer's gate files that exists and holds an
+// object, with the object at the gate's place in it (the file's At).
+type gateObject struct {
+	path string
+	obj  *jsonc.Node
+}
+
+// gateObjects returns the layer's readable gate objects, in the layer's
+// order: approval lists and trust tables are read from them alike.
+func (g *gateReader) gateObjects(layer *registry.Layer) []gateObject {
+	var out []gateObject
 	for _, gf := range layer.GateFiles {
 		path, ok := expand(g.in, gf.Path)
 		if !ok {
@@ -92,10 +101,17 @@ func (g *gateReader) readApproval(layer *registry.Layer) *approval {
 		if f == nil || f.Root == nil || f.Root.Kind != jsonc.Object {
 			continue
 		}
-		obj := lookup(f.Root, expandSegments(g.in, gf.At)...)
-		if obj == nil {
-			continue
+		if obj := lookup(f.Root, expandSegments(g.in, gf.At)...); obj != nil {
+			out = append(out, gateObject{path, obj})
 		}
+	}
+	return out
+}
+
+func (g *gateReader) readApproval(layer *registry.Layer) *approval {
+	a := &approval{enabled: map[string]string{}, disabled: map[string]string{}}
+	for _, gf := range g.gateObjects(layer) {
+		path, obj := gf.path, gf.obj
 		if m := obj.Get("enableAllProjectMcpServers"); m != nil && m.Value != nil && m.Value.Kind == jsonc.True {
 			a.all, a.allFrom = true, path
 		}
@@ -280,19 +296,8 @@ func (g *gateReader) dirGate(layer *registry.Layer, dir string) Gate {
 func (g *gateReader) readProjectTrust(layer *registry.Layer, dir string) Gate {
 	dir = filepath.Clean(dir)
 	best, level, from := "", "", ""
-	for _, gf := range layer.GateFiles {
-		path, ok := expand(g.in, gf.Path)
-		if !ok {
-			continue
-		}
-		f := g.in.Files(path)
-		if f == nil || f.Root == nil || f.Root.Kind != jsonc.Object {
-			continue
-		}
-		table := lookup(f.Root, expandSegments(g.in, gf.At)...)
-		if table == nil {
-			continue
-		}
+	for _, gf := range g.gateObjects(layer) {
+		path, table := gf.path, gf.obj
 		for _, m := range table.Members {
 			if m.Key == nil || m.Value == nil || m.Value.Kind != jsonc.Object {
 				continue
