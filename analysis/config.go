@@ -9,12 +9,9 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
-
-// ProjectConfigName is the project file of rule settings (see
-// rules.ProjectConfigName).
-const ProjectConfigName = rules.ProjectConfigName
 
 // Settings is the user-facing form of Config, as written in the project
 // file and in the editor's "mcpLsp" settings section:
@@ -63,7 +60,7 @@ func ParseSettings(content []byte) (Settings, []string) {
 		}
 		return s, problems
 	}
-	raw, _ := Decode(f.Root).(map[string]any)
+	raw, _ := verdict.Decode(f.Root).(map[string]any)
 	s, problems = SettingsFromValue(raw, problems)
 	// Where each ignore entry is, for the finding that reports it unused.
 	if m := f.Root.Get("ignore"); m != nil && m.Value != nil && m.Value.Kind == jsonc.Array {
@@ -174,9 +171,9 @@ func ignoreSetting(v any) (IgnoreSetting, string) {
 // Apply layers s over base: a listed tool set replaces the base one, rule
 // severities are overridden code by code. Unknown tool ids and rule codes
 // are reported (with the valid values) and ignored.
-func (s Settings) Apply(base Config, reg *registry.Registry) (Config, []string) {
+func (s Settings) Apply(base rules.Config, reg *registry.Registry) (rules.Config, []string) {
 	var problems []string
-	c := Config{Tools: base.Tools, Severity: map[string]Severity{}, CommandLookup: base.CommandLookup}
+	c := rules.Config{Tools: base.Tools, Severity: map[string]rules.Severity{}, CommandLookup: base.CommandLookup}
 	for code, sev := range base.Severity {
 		c.Severity[code] = sev
 	}
@@ -191,11 +188,11 @@ func (s Settings) Apply(base Config, reg *registry.Registry) (Config, []string) 
 		}
 	}
 	for code, name := range s.Rules {
-		if _, ok := RuleByCode(code); !ok {
+		if _, ok := rules.RuleByCode(code); !ok {
 			problems = append(problems, fmt.Sprintf("unknown rule %q (see docs/rules.md)", code))
 			continue
 		}
-		sev, ok := ParseSeverity(name)
+		sev, ok := rules.ParseSeverity(name)
 		if !ok {
 			problems = append(problems, fmt.Sprintf("rule %q: unknown severity %q (error, warning, info, hint or off)", code, name))
 			continue
@@ -207,7 +204,7 @@ func (s Settings) Apply(base Config, reg *registry.Registry) (Config, []string) 
 	}
 	c.Ignores = slices.Clone(base.Ignores)
 	if len(s.Ignore) > 0 && s.Source == "" {
-		problems = append(problems, fmt.Sprintf(`"ignore" is read from the project file %s only`, ProjectConfigName))
+		problems = append(problems, fmt.Sprintf(`"ignore" is read from the project file %s only`, rules.ProjectConfigName))
 	}
 	for _, ig := range s.Ignore {
 		if s.Source == "" {
@@ -217,7 +214,7 @@ func (s Settings) Apply(base Config, reg *registry.Registry) (Config, []string) 
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(filepath.Dir(s.Source), p)
 		}
-		c.Ignores = append(c.Ignores, Ignore{Path: filepath.Clean(p), Server: ig.Server, Code: ig.Code, Reason: ig.Reason, Source: s.Source, Span: ig.Span})
+		c.Ignores = append(c.Ignores, rules.Ignore{Path: filepath.Clean(p), Server: ig.Server, Code: ig.Code, Reason: ig.Reason, Source: s.Source, Span: ig.Span})
 	}
 	slices.Sort(problems)
 	return c, problems

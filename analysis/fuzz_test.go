@@ -10,10 +10,10 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
@@ -119,19 +119,19 @@ func FuzzAnalyzeFile(f *testing.F) {
 		p := paths[kind.ID]
 		orig := bytes.Clone(content)
 		parsed := parseAs(p, content)
-		in := analysis.FileInput{
+		in := rules.FileInput{
 			Path:     p,
 			Content:  content,
 			Parsed:   parsed,
 			Kind:     kind,
 			Resolver: fuzzResolver{},
-			Config:   analysis.Config{CommandLookup: true},
+			Config:   rules.Config{CommandLookup: true},
 		}
-		ds := analysis.AnalyzeFile(in)
+		ds := rules.AnalyzeFile(in)
 		if !bytes.Equal(content, orig) {
 			t.Fatal("AnalyzeFile modified its input")
 		}
-		if again := analysis.AnalyzeFile(in); !reflect.DeepEqual(ds, again) {
+		if again := rules.AnalyzeFile(in); !reflect.DeepEqual(ds, again) {
 			t.Fatalf("a second analysis differs:\n%v\n%v", ds, again)
 		}
 		files := map[string][]byte{p: content}
@@ -224,7 +224,7 @@ func checkConversions(t *testing.T, files map[string][]byte) {
 
 // crossFile computes the cross-file findings of the workspace files, as
 // the language server does for its workspace folder.
-func crossFile(files map[string][]byte) map[string][]analysis.Diagnostic {
+func crossFile(files map[string][]byte) map[string][]rules.Diagnostic {
 	reg := registry.Default()
 	parsed := map[string]*jsonc.File{}
 	get := func(p string) *jsonc.File {
@@ -254,7 +254,7 @@ func crossFile(files map[string][]byte) map[string][]analysis.Diagnostic {
 
 // checkFindings checks the spans of the findings of the file at p, and of
 // their related places in p or in other files.
-func checkFindings(t *testing.T, p string, files map[string][]byte, ds []analysis.Diagnostic) {
+func checkFindings(t *testing.T, p string, files map[string][]byte, ds []rules.Diagnostic) {
 	t.Helper()
 	content, ok := files[p]
 	if !ok {

@@ -3,7 +3,7 @@ package analysis_test
 import (
 	"testing"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
@@ -17,7 +17,7 @@ func TestNyzhiEntriesAreNotJudgedByOtherDialects(t *testing.T) {
 	if !ok {
 		t.Fatal("no kind for .nyzhi/config.toml")
 	}
-	for _, d := range analysis.AnalyzeFile(analysis.FileInput{Path: "/p/.nyzhi/config.toml", Content: src, Parsed: toml.Parse(src), Kind: kind}) {
+	for _, d := range rules.AnalyzeFile(rules.FileInput{Path: "/p/.nyzhi/config.toml", Content: src, Parsed: toml.Parse(src), Kind: kind}) {
 		t.Errorf("unexpected %s: %s", d.Code, d.Message)
 	}
 }

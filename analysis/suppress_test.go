@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -32,7 +33,7 @@ func TestIgnoreSettings(t *testing.T) {
 		t.Errorf("problems:\n%q\nwant\n%q", problems, want)
 	}
 	s.Source = filepath.FromSlash("/proj/.mcp-lsp.json")
-	cfg, p := s.Apply(Config{}, registry.Default())
+	cfg, p := s.Apply(rules.Config{}, registry.Default())
 	if len(p) != 0 || len(cfg.Ignores) != 2 {
 		t.Fatalf("Apply: %v, %+v", p, cfg.Ignores)
 	}
@@ -43,7 +44,7 @@ func TestIgnoreSettings(t *testing.T) {
 		t.Errorf("span of entry 0: %q", src[sp.Start:sp.End])
 	}
 	editor, _ := SettingsFromValue(map[string]any{"ignore": []any{map[string]any{"path": ".mcp.json", "code": "x"}}}, nil)
-	if _, p := editor.Apply(Config{}, registry.Default()); len(p) != 1 || !strings.Contains(p[0], "project file") {
+	if _, p := editor.Apply(rules.Config{}, registry.Default()); len(p) != 1 || !strings.Contains(p[0], "project file") {
 		t.Errorf("editor ignore: %v", p)
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
@@ -211,12 +211,12 @@ func (s *Server) quickFixActions(af *actionFile, sp span.Span, raw []json.RawMes
 			if d.Span.Start > sp.End || d.Span.End < sp.Start {
 				continue
 			}
-			pd := convertDiagnostics(newLocator(af.snap, s.mappers), af.file, []analysis.Diagnostic{d}, s.logger)
+			pd := convertDiagnostics(newLocator(af.snap, s.mappers), af.file, []rules.Diagnostic{d}, s.logger)
 			if len(pd) == 0 {
 				continue
 			}
 			r, _ := json.Marshal(pd[0])
-			todo = append(todo, pending{fix.FromAnalysis([]analysis.Diagnostic{d})[0], r})
+			todo = append(todo, pending{fix.FromAnalysis([]rules.Diagnostic{d})[0], r})
 		}
 	}
 	var out []codeAction

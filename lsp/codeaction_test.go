@@ -40,7 +40,7 @@ import (
 	"go.lsp.dev/protocol"
 	"golang.org/x/tools/txtar"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
@@ -528,8 +528,8 @@ func (ac *actionCase) run(t *testing.T, profile string) caseResult {
 // tool reading both files), not on the edit. They are still checked for
 // errors.
 var crossFileCodes = map[string]bool{
-	analysis.CodeShadowedServer: true, analysis.CodeDuplicateServer: true,
-	analysis.CodeOverridesServer: true, analysis.CodeMergedTransport: true,
+	rules.CodeShadowedServer: true, rules.CodeDuplicateServer: true,
+	rules.CodeOverridesServer: true, rules.CodeMergedTransport: true,
 }
 
 // checkActionShape checks what a profile allows: lazy edits only with

@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
 
@@ -85,7 +86,7 @@ func (s *Server) diagnoseOptions() cache.DiagnoseOptions {
 	return cache.DiagnoseOptions{
 		Registry: s.opts.Registry,
 		Env:      s.opts.Env,
-		Base:     analysis.Config{CommandLookup: !s.opts.NoCommandLookup},
+		Base:     rules.Config{CommandLookup: !s.opts.NoCommandLookup},
 		Settings: s.settings,
 		Folders:  slices.Clone(s.folders), // discovery updates git roots in place
 	}

@@ -7,7 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
 
@@ -18,14 +18,14 @@ const RulesDocURL = "https://github.com/mcp-lsp/mcp-lsp/blob/main/docs/rules.md"
 // toProtocolDiagnostics converts analysis findings on file f (and related
 // places in other files of snap) to LSP diagnostics. This and the Mapper
 // are the only places where byte offsets become UTF-16 positions.
-func toProtocolDiagnostics(snap *cache.Snapshot, f *cache.File, found []analysis.Diagnostic, logger *slog.Logger) []protocol.Diagnostic {
+func toProtocolDiagnostics(snap *cache.Snapshot, f *cache.File, found []rules.Diagnostic, logger *slog.Logger) []protocol.Diagnostic {
 	return convertDiagnostics(newLocator(snap, nil), f, found, logger)
 }
 
 // convertDiagnostics is toProtocolDiagnostics with the locator (and so the
 // Mappers) of the caller: each file is indexed once for all the findings
 // and related places that point into it.
-func convertDiagnostics(loc *locator, f *cache.File, found []analysis.Diagnostic, logger *slog.Logger) []protocol.Diagnostic {
+func convertDiagnostics(loc *locator, f *cache.File, found []rules.Diagnostic, logger *slog.Logger) []protocol.Diagnostic {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -64,7 +64,7 @@ func convertDiagnostics(loc *locator, f *cache.File, found []analysis.Diagnostic
 	return out
 }
 
-func relatedLocation(loc *locator, f *cache.File, m *Mapper, r analysis.Related) (protocol.Location, bool) {
+func relatedLocation(loc *locator, f *cache.File, m *Mapper, r rules.Related) (protocol.Location, bool) {
 	targetURI := pathToURI(f.Path)
 	if f.Overlay != nil {
 		targetURI = protocol.DocumentURI(f.Overlay.URI)

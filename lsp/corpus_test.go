@@ -12,7 +12,7 @@ package lsp
 //
 // Every other line of case.md is prose for the reader. An invalid case
 // names each invalid file in an expect line; files of any case without an
-// expect line must get no error. A listed code that analysis.Rules does not
+// expect line must get no error. A listed code that rules.Rules does not
 // define yet is logged as pending instead of failing, so the corpus can
 // name rules that are still being written; once a code exists, it must
 // fire. A code ending in "?" is a known gap, explained in case.md: the
@@ -32,8 +32,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 	"github.com/mcp-lsp/mcp-lsp/schemas"
@@ -62,7 +63,7 @@ type corpusResult struct {
 	path  string // where it was materialized
 	kind  *registry.FileKind
 	file  *cache.File
-	diags []analysis.Diagnostic
+	diags []rules.Diagnostic
 }
 
 func loadCorpus(t *testing.T) []*corpusCase {
@@ -209,7 +210,7 @@ func (c *corpusCase) analyze(t *testing.T, workspace bool) []*corpusResult {
 
 // describe renders a diagnostic as "case/file:line:col: severity code:
 // message" (1-based line and byte column).
-func (r *corpusResult) describe(d analysis.Diagnostic) string {
+func (r *corpusResult) describe(d rules.Diagnostic) string {
 	line, col, err := NewMapper(r.file.Content).LineColumn(d.Span.Start)
 	if err != nil {
 		return fmt.Sprintf("%s/%s:%v: %s %s: %s", r.cas, r.rel, d.Span, d.Severity, d.Code, d.Message)
@@ -217,7 +218,7 @@ func (r *corpusResult) describe(d analysis.Diagnostic) string {
 	return fmt.Sprintf("%s/%s:%d:%d: %s %s: %s", r.cas, r.rel, line, col, d.Severity, d.Code, d.Message)
 }
 
-func (r *corpusResult) count(sev ...analysis.Severity) int {
+func (r *corpusResult) count(sev ...rules.Severity) int {
 	n := 0
 	for _, d := range r.diags {
 		if slices.Contains(sev, d.Severity) {
@@ -260,7 +261,7 @@ func TestCorpus_ValidFilesHaveNoErrors(t *testing.T) {
 					continue // TestCorpus_InvalidFilesAreReported
 				}
 				for _, d := range r.diags {
-					if d.Severity == analysis.SeverityError {
+					if d.Severity == rules.SeverityError {
 						t.Errorf("%s is valid, but: %s", r.rel, r.describe(d))
 					} else {
 						t.Logf("review: %s", r.describe(d))
@@ -292,7 +293,7 @@ func TestCorpus_InvalidFilesAreReported(t *testing.T) {
 				for _, code := range codes {
 					if gap, ok := strings.CutSuffix(code, "?"); ok {
 						gaps = append(gaps, gap)
-					} else if _, ok := analysis.RuleByCode(code); ok {
+					} else if _, ok := rules.RuleByCode(code); ok {
 						defined = append(defined, code)
 					} else {
 						pending = append(pending, code)
@@ -304,7 +305,7 @@ func TestCorpus_InvalidFilesAreReported(t *testing.T) {
 					}
 				}
 				if len(pending) > 0 {
-					t.Logf("%s: pending, not defined in analysis.Rules yet: %s", r.rel, strings.Join(pending, ", "))
+					t.Logf("%s: pending, not defined in rules.Rules yet: %s", r.rel, strings.Join(pending, ", "))
 				}
 				for _, code := range gaps {
 					if fired[code] {
@@ -313,7 +314,7 @@ func TestCorpus_InvalidFilesAreReported(t *testing.T) {
 						t.Logf("%s: known gap: %q does not fire (see case.md)", r.rel, code)
 					}
 				}
-				if r.count(analysis.SeverityError, analysis.SeverityWarning) == 0 {
+				if r.count(rules.SeverityError, rules.SeverityWarning) == 0 {
 					if len(pending) > 0 || len(gaps) > 0 {
 						t.Logf("%s: pending, nothing reports this file as an error or warning yet", r.rel)
 					} else {
@@ -338,8 +339,8 @@ func TestCorpus_NoPanicsAndSpansInRange(t *testing.T) {
 					if _, err := m.Range(d.Span); err != nil {
 						t.Errorf("%s: %s %v: %v", r.rel, d.Code, d.Span, err)
 					}
-					if _, ok := analysis.RuleByCode(d.Code); !ok {
-						t.Errorf("%s: code %q is not in analysis.Rules (%s)", r.rel, d.Code, d.Message)
+					if _, ok := rules.RuleByCode(d.Code); !ok {
+						t.Errorf("%s: code %q is not in rules.Rules (%s)", r.rel, d.Code, d.Message)
 					}
 					for _, rel := range d.Related {
 						rm := m
@@ -382,7 +383,7 @@ func TestCorpus_ValidFilesMatchSchemas(t *testing.T) {
 				if !r.kind.DeclaresServers() {
 					continue
 				}
-				doc := analysis.Decode(jsonc.Parse(r.file.Content).Root)
+				doc := verdict.Decode(jsonc.Parse(r.file.Content).Root)
 				for _, reader := range r.kind.Readers {
 					dialect := string(reader.Dialect)
 					if !slices.Contains(schemas.Dialects(), dialect) {

@@ -3,8 +3,9 @@ package lsp
 import (
 	"slices"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
@@ -14,7 +15,7 @@ import (
 // Show effective configuration"): one shape for both, built here.
 
 // EffectiveTool is one tool's effective configuration as `effective
-// --format json` prints it. Env and header values are analysis.Secret:
+// --format json` prints it. Env and header values are rules.Secret:
 // they print as a mask, whatever the format.
 type EffectiveTool struct {
 	Tool string `json:"tool"`
@@ -37,18 +38,18 @@ type DroppedFile struct {
 }
 
 type EffectiveServer struct {
-	Name      string                     `json:"name"`
-	Started   bool                       `json:"started"`
-	Gate      string                     `json:"gate,omitempty"`
-	GateWhy   string                     `json:"gateWhy,omitempty"`
-	Enabled   bool                       `json:"enabled"`
-	Transport string                     `json:"transport,omitempty"`
-	Command   []string                   `json:"command,omitempty"`
-	URL       string                     `json:"url,omitempty"`
-	Env       map[string]analysis.Secret `json:"env,omitempty"`
-	Headers   map[string]analysis.Secret `json:"headers,omitempty"`
-	DependsOn []string                   `json:"dependsOn,omitempty"`
-	Ignored   []string                   `json:"ignored,omitempty"` // keys the tool drops
+	Name      string                  `json:"name"`
+	Started   bool                    `json:"started"`
+	Gate      string                  `json:"gate,omitempty"`
+	GateWhy   string                  `json:"gateWhy,omitempty"`
+	Enabled   bool                    `json:"enabled"`
+	Transport string                  `json:"transport,omitempty"`
+	Command   []string                `json:"command,omitempty"`
+	URL       string                  `json:"url,omitempty"`
+	Env       map[string]rules.Secret `json:"env,omitempty"`
+	Headers   map[string]rules.Secret `json:"headers,omitempty"`
+	DependsOn []string                `json:"dependsOn,omitempty"`
+	Ignored   []string                `json:"ignored,omitempty"` // keys the tool drops
 
 	Source      *EffectivePlace           `json:"source,omitempty"`
 	Definitions []EffectivePlace          `json:"definitions"`
@@ -63,7 +64,7 @@ type EffectivePlace struct {
 }
 
 // EffectiveView converts one tool's effective configuration for display.
-// Env and header values become analysis.Secret, which never prints its
+// Env and header values become rules.Secret, which never prints its
 // value.
 func EffectiveView(snap *cache.Snapshot, r *effective.Result, opts cache.DiagnoseOptions) EffectiveTool {
 	t := EffectiveTool{Tool: string(r.Tool.ID), Name: r.Tool.Name, LaunchDir: r.LaunchDir, Servers: []EffectiveServer{}}
@@ -109,7 +110,7 @@ func EffectiveView(snap *cache.Snapshot, r *effective.Result, opts cache.Diagnos
 		es.Fields = map[string]EffectivePlace{}
 		for _, f := range fields {
 			es.Fields[f.Key] = place(f.From, "")
-			v := analysis.Decode(f.Member.Value)
+			v := verdict.Decode(f.Member.Value)
 			switch f.Key {
 			case "type":
 				es.Transport, _ = v.(string)
@@ -187,15 +188,15 @@ func stringItems(items []any) []string {
 	return out
 }
 
-func secrets(v any) map[string]analysis.Secret {
+func secrets(v any) map[string]rules.Secret {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil
 	}
-	out := map[string]analysis.Secret{}
+	out := map[string]rules.Secret{}
 	for k, val := range m {
 		s, _ := val.(string)
-		out[k] = analysis.NewSecret(s)
+		out[k] = rules.NewSecret(s)
 	}
 	return out
 }

@@ -11,7 +11,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -56,7 +56,7 @@ func TestFIFOConfigNeverBlocks(t *testing.T) {
 		{URI: pathToURI(filepath.Join(dir, ".mcp.json")), Type: protocol.FileChangeTypeChanged},
 	}})
 	uri := c.open(filepath.Join(dir, "later", ".mcp.json"), `{"mcpServers": {"s": {"command": ""}}}`)
-	c.waitDiagnostics(uri, "after the watched FIFO", func(p publishParams) bool { return hasCode(p, analysis.CodeEmptyCommand) })
+	c.waitDiagnostics(uri, "after the watched FIFO", func(p publishParams) bool { return hasCode(p, rules.CodeEmptyCommand) })
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, p := range []string{watched, filepath.Join(dir, ".mcp.json")} {
@@ -72,17 +72,17 @@ func TestFIFOConfigNeverBlocks(t *testing.T) {
 func TestFileReferencesAreNotRead(t *testing.T) {
 	dir := t.TempDir()
 	fifo(t, filepath.Join(dir, "pipe"))
-	if err := os.Symlink("/dev/zero", filepath.Join(dir, analysis.ProjectConfigName)); err != nil {
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, rules.ProjectConfigName)); err != nil {
 		t.Fatal(err)
 	}
 	c := startServer(t, Options{Env: registry.Env{Home: t.TempDir(), GOOS: "linux"}})
 	c.initialize(dir)
 	text := `{"mcp": {"s": {"type": "local", "command": ["node", "{file:/dev/zero}", "{file:/dev/stdin}", "{file:/proc/self/fd/0}", "{file:` + dir + `/pipe}", "{file:` + dir + `/missing}"]}}}`
 	uri := c.open(filepath.Join(dir, "opencode.json"), text)
-	p := c.waitDiagnostics(uri, "opencode.json", func(p publishParams) bool { return hasCode(p, analysis.CodeMissingFileReference) })
+	p := c.waitDiagnostics(uri, "opencode.json", func(p publishParams) bool { return hasCode(p, rules.CodeMissingFileReference) })
 	var missing []string
 	for _, d := range p.Diagnostics {
-		if d.Code == analysis.CodeMissingFileReference {
+		if d.Code == rules.CodeMissingFileReference {
 			missing = append(missing, d.Message)
 		}
 	}
@@ -98,11 +98,11 @@ func TestTooLargeBuffer(t *testing.T) {
 	c := startServer(t, Options{Env: registry.Env{Home: t.TempDir(), GOOS: "linux"}})
 	c.initialize(dir)
 	text := `{"mcpServers": {"s": {"command": ""}}}`
-	uri := c.open(filepath.Join(dir, ".mcp.json"), text+strings.Repeat(" ", analysis.MaxConfigSize))
-	p := c.waitDiagnostics(uri, "too large", func(p publishParams) bool { return hasCode(p, analysis.CodeFileTooLarge) })
+	uri := c.open(filepath.Join(dir, ".mcp.json"), text+strings.Repeat(" ", rules.MaxConfigSize))
+	p := c.waitDiagnostics(uri, "too large", func(p publishParams) bool { return hasCode(p, rules.CodeFileTooLarge) })
 	if len(p.Diagnostics) != 1 {
 		t.Errorf("want one finding, got %v", p.Diagnostics)
 	}
 	c.change(uri, nil, text)
-	c.waitDiagnostics(uri, "cut to size", func(p publishParams) bool { return hasCode(p, analysis.CodeEmptyCommand) })
+	c.waitDiagnostics(uri, "cut to size", func(p publishParams) bool { return hasCode(p, rules.CodeEmptyCommand) })
 }

@@ -9,7 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -248,7 +248,7 @@ func TestDocumentSymbolsUTF16AndCRLF(t *testing.T) {
 	}
 	want := []protocol.DocumentSymbol{
 		{Name: "db", Detail: "stdio · npx", Kind: protocol.SymbolKindModule, Range: rng(2, 4, 98), SelectionRange: rng(2, 4, 8)},
-		{Name: "🚀 fusée", Detail: "http · https://api.example.com/mcp?token=" + analysis.Masked, Kind: protocol.SymbolKindModule, Range: rng(3, 4, 198), SelectionRange: rng(3, 4, 14)},
+		{Name: "🚀 fusée", Detail: "http · https://api.example.com/mcp?token=" + rules.Masked, Kind: protocol.SymbolKindModule, Range: rng(3, 4, 198), SelectionRange: rng(3, 4, 14)},
 		{Name: "local", Detail: "stdio · uvx · disabled", Kind: protocol.SymbolKindModule, Range: rng(4, 4, 128), SelectionRange: rng(4, 4, 11)},
 	}
 	if len(syms) != len(want) {

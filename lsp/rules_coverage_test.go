@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 )
 
 // TestEveryRuleHasAScenario: each rule code documented in docs/rules.md
-// (generated from analysis.Rules) is triggered by at least one scenario
+// (generated from rules.Rules) is triggered by at least one scenario
 // (testdata/scenarios or the agreement scenarios), so no rule ships
 // untested.
 func TestEveryRuleHasAScenario(t *testing.T) {
@@ -34,7 +34,7 @@ func TestEveryRuleHasAScenario(t *testing.T) {
 			}
 		}
 	}
-	for _, r := range analysis.Rules {
+	for _, r := range rules.Rules {
 		if !triggered[r.Code] {
 			t.Errorf("rule %q has no scenario in testdata/scenarios or testdata/agree that triggers it", r.Code)
 		}

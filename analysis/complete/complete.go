@@ -15,9 +15,10 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
@@ -109,7 +110,7 @@ func schemaReaders(k *registry.FileKind) []*registry.Reader {
 func entryAt(in Input) *jsonc.Node {
 	var best *jsonc.Node
 	for i := range in.Kind.Readers {
-		for _, sm := range analysis.FindServerMaps(in.File, &in.Kind.Readers[i]) {
+		for _, sm := range rules.FindServerMaps(in.File, &in.Kind.Readers[i]) {
 			for _, s := range sm.Servers() {
 				v := s.Value()
 				if v == nil || v.Kind != jsonc.Object || !inside(v, in.Offset) {
@@ -221,7 +222,7 @@ func (c *ctx) decoded(editing *jsonc.Member) map[string]any {
 		if m == editing || m.Value.Kind == jsonc.Invalid {
 			continue
 		}
-		entry[m.Key.Str] = analysis.Decode(m.Value)
+		entry[m.Key.Str] = verdict.Decode(m.Value)
 	}
 	return entry
 }

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
@@ -175,7 +175,7 @@ func checkConverted(t *testing.T, from, to string, content, out []byte, losses [
 	}
 	outServers := serverMap(to, parsed.Root)
 	for _, d := range analyzeAs(to, out, parsed) {
-		if d.Severity != analysis.SeverityError || srcCodes[d.Code] {
+		if d.Severity != rules.SeverityError || srcCodes[d.Code] {
 			continue
 		}
 		i := slices.IndexFunc(outServers.Members, func(m *jsonc.Member) bool { return m.Span.Contains(d.Span.Start) })
@@ -187,7 +187,7 @@ func checkConverted(t *testing.T, from, to string, content, out []byte, losses [
 }
 
 // analyzeAs analyses content as a file of dialect d, for d's tool only.
-func analyzeAs(d string, content []byte, parsed *jsonc.File) []analysis.Diagnostic {
+func analyzeAs(d string, content []byte, parsed *jsonc.File) []rules.Diagnostic {
 	target := fuzzTargets[d]
 	kind, ok := registry.Default().Kind(target.kind)
 	if !ok {
@@ -199,9 +199,9 @@ func analyzeAs(d string, content []byte, parsed *jsonc.File) []analysis.Diagnost
 			tools = append(tools, r.Tool)
 		}
 	}
-	return analysis.AnalyzeFile(analysis.FileInput{
+	return rules.AnalyzeFile(rules.FileInput{
 		Path: target.path, Content: content, Parsed: parsed, Kind: kind,
-		Config: analysis.Config{Tools: tools},
+		Config: rules.Config{Tools: tools},
 	})
 }
 

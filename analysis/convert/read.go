@@ -37,7 +37,7 @@ func FromEntry(dialect Dialect, name string, entry *jsonc.Node) (*Server, []Loss
 
 // decode converts a node to an ordered value: Object, []any, string,
 // json.Number, bool or nil. Of duplicate keys the last one wins, at its
-// own position, as in analysis.ServerMap.Servers: that is what every tool
+// own position, as in rules.ServerMap.Servers: that is what every tool
 // reads.
 func decode(n *jsonc.Node) (any, error) {
 	if n == nil {

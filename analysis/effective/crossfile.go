@@ -6,32 +6,21 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
-)
-
-// Rule codes of the cross-file checks (documented with the other rules
-// in package analysis).
-const (
-	CodeShadowedServer  = analysis.CodeShadowedServer
-	CodeDuplicateServer = analysis.CodeDuplicateServer
-	CodeOverridesServer = analysis.CodeOverridesServer
-	CodeMergedTransport = analysis.CodeMergedTransport
-	CodeFallbackIgnored = analysis.CodeFallbackIgnored
-	CodeMergedInvalid   = analysis.CodeMergedInvalid
 )
 
 // CrossFile returns the cross-file findings per file path: shadowed and
 // duplicate definitions, the winners' list of what they override, deep
 // merges that mix transports, and fallback files ignored because the file
 // they stand in for exists. Each finding names the tool.
-func CrossFile(results []*Result, displayPath func(string) string) map[string][]analysis.Diagnostic {
-	out := map[string][]analysis.Diagnostic{}
+func CrossFile(results []*Result, displayPath func(string) string) map[string][]rules.Diagnostic {
+	out := map[string][]rules.Diagnostic{}
 	seen := map[string]bool{} // dedupe findings repeated across launch dirs
-	add := func(path string, d analysis.Diagnostic) {
+	add := func(path string, d rules.Diagnostic) {
 		key := fmt.Sprintf("%s|%d|%s|%s", path, d.Span.Start, d.Code, d.Message)
 		if !seen[key] {
 			seen[key] = true
@@ -70,13 +59,13 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 			if s.Winner == nil {
 				continue
 			}
-			var overridden []analysis.Related
+			var overridden []rules.Related
 			for _, d := range s.Definitions[1:] {
 				if sameFile(d, s.Winner) && sameMember(d, s.Winner) {
 					continue
 				}
 				add(d.Source.Path, shadowed(r, s, d, displayPath))
-				overridden = append(overridden, analysis.Related{
+				overridden = append(overridden, rules.Related{
 					Path:    d.Source.Path,
 					Span:    d.Member.Key.Span,
 					Message: fmt.Sprintf("overridden: %s (%s)", displayPath(d.Source.Path), d.Source.Layer.Label),
@@ -88,10 +77,10 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 					d := s.Definitions[1]
 					what = fmt.Sprintf("the one in %s (%s)", displayPath(d.Source.Path), d.Source.Layer.Label)
 				}
-				add(s.Winner.Source.Path, analysis.Diagnostic{
+				add(s.Winner.Source.Path, rules.Diagnostic{
 					Span:     s.Winner.Member.Key.Span,
-					Severity: analysis.SeverityHint,
-					Code:     CodeOverridesServer,
+					Severity: rules.SeverityHint,
+					Code:     rules.CodeOverridesServer,
 					Message:  fmt.Sprintf("%s uses this definition of %q (%s); it overrides %s%s", r.Tool.Name, s.Name, s.Winner.Source.Layer.Label, what, disabledNote(r, s)),
 					Related:  overridden,
 					Data:     map[string]any{"server": s.Name, "tool": string(r.Tool.ID)},
@@ -100,50 +89,50 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 		}
 	}
 	for p := range out {
-		analysis.SortDiagnostics(out[p])
+		rules.SortDiagnostics(out[p])
 	}
 	return out
 }
 
 // fallbackIgnored tells the person editing a fallback file that the tool
 // does not read it at all while the preferred file exists, and which one.
-func fallbackIgnored(r *Result, src *Source, displayPath func(string) string) analysis.Diagnostic {
+func fallbackIgnored(r *Result, src *Source, displayPath func(string) string) rules.Diagnostic {
 	pref := displayPath(src.Preferred)
-	return analysis.Diagnostic{
+	return rules.Diagnostic{
 		Span:     src.Top,
-		Severity: analysis.SeverityInformation,
-		Code:     CodeFallbackIgnored,
+		Severity: rules.SeverityInformation,
+		Code:     rules.CodeFallbackIgnored,
 		Message: fmt.Sprintf("%s ignores this file: it reads %s only when no %s exists, and %s does",
 			r.Tool.Name, displayPath(src.Path), filepath.Base(src.Preferred), pref),
-		Related: []analysis.Related{{Path: src.Preferred, Span: span.Span{}, Message: fmt.Sprintf("the file %s reads instead", r.Tool.Name)}},
+		Related: []rules.Related{{Path: src.Preferred, Span: span.Span{}, Message: fmt.Sprintf("the file %s reads instead", r.Tool.Name)}},
 		Data:    map[string]any{"tool": string(r.Tool.ID)},
 	}
 }
 
-func shadowed(r *Result, s *Server, d *Definition, displayPath func(string) string) analysis.Diagnostic {
+func shadowed(r *Result, s *Server, d *Definition, displayPath func(string) string) rules.Diagnostic {
 	w := s.Winner
 	why := ""
 	if d.Gate.State != GateOpen {
 		why = " (" + d.Gate.Why + ")"
 	}
 	msg := fmt.Sprintf("%s uses the definition of %q in %s (%s) instead%s", r.Tool.Name, s.Name, displayPath(w.Source.Path), w.Source.Layer.Label, why)
-	diag := analysis.Diagnostic{
+	diag := rules.Diagnostic{
 		Span:     d.Member.Key.Span,
-		Severity: analysis.SeverityWarning,
-		Code:     CodeShadowedServer,
-		Related: []analysis.Related{{
+		Severity: rules.SeverityWarning,
+		Code:     rules.CodeShadowedServer,
+		Related: []rules.Related{{
 			Path: w.Source.Path, Span: w.Member.Key.Span,
 			Message: fmt.Sprintf("the definition %s uses", r.Tool.Name),
 		}},
 		Data: map[string]any{"server": s.Name, "tool": string(r.Tool.ID)},
 	}
 	if identical(d.Member.Value, w.Member.Value) {
-		diag.Severity = analysis.SeverityHint
-		diag.Code = CodeDuplicateServer
-		diag.Tags = []analysis.Tag{analysis.TagUnnecessary}
+		diag.Severity = rules.SeverityHint
+		diag.Code = rules.CodeDuplicateServer
+		diag.Tags = []rules.Tag{rules.TagUnnecessary}
 		// Not safe: the file may be read by other tools, or from other
 		// launch directories, that do not see the winning copy.
-		diag.Data[analysis.FixKey] = analysis.Fix{Kind: analysis.FixRemoveMember, Key: s.Name}
+		diag.Data[rules.FixKey] = rules.Fix{Kind: rules.FixRemoveMember, Key: s.Name}
 		msg = fmt.Sprintf("identical to the definition of %q in %s (%s), which %s uses: this copy can be removed", s.Name, displayPath(w.Source.Path), w.Source.Layer.Label, r.Tool.Name)
 	} else if diff := differences(r.Tool.ID, d.Member.Value, w.Member.Value); diff != "" {
 		msg += "; they differ in " + diff
@@ -165,11 +154,11 @@ func disabledNote(r *Result, s *Server) string {
 // mergedRefused reports a server the tool refuses as merged from its
 // layers (Codex CLI validates after the merge, and stops), on the
 // definition that counts most, naming the files merged.
-func mergedRefused(r *Result, s *Server, displayPath func(string) string) (analysis.Diagnostic, string) {
+func mergedRefused(r *Result, s *Server, displayPath func(string) string) (rules.Diagnostic, string) {
 	d := s.Definitions[0]
-	var rel []analysis.Related
+	var rel []rules.Related
 	for _, o := range s.Definitions[1:] {
-		rel = append(rel, analysis.Related{Path: o.Source.Path, Span: o.Member.Key.Span, Message: fmt.Sprintf("merged: %s (%s)", displayPath(o.Source.Path), o.Source.Layer.Label)})
+		rel = append(rel, rules.Related{Path: o.Source.Path, Span: o.Member.Key.Span, Message: fmt.Sprintf("merged: %s (%s)", displayPath(o.Source.Path), o.Source.Layer.Label)})
 	}
 	what := "as written"
 	if len(rel) > 0 {
@@ -178,10 +167,10 @@ func mergedRefused(r *Result, s *Server, displayPath func(string) string) (analy
 			what = fmt.Sprintf("as merged field by field with %d other definitions", len(rel))
 		}
 	}
-	return analysis.Diagnostic{
+	return rules.Diagnostic{
 		Span:     d.Member.Key.Span,
-		Severity: analysis.SeverityError,
-		Code:     CodeMergedInvalid,
+		Severity: rules.SeverityError,
+		Code:     rules.CodeMergedInvalid,
 		Message:  fmt.Sprintf("%s refuses its whole configuration because of server %q %s: %s", r.Tool.Name, s.Name, what, why(s.Merged)),
 		Related:  rel,
 		Data:     map[string]any{"server": s.Name, "tool": string(r.Tool.ID)},
@@ -191,7 +180,7 @@ func mergedRefused(r *Result, s *Server, displayPath func(string) string) (analy
 // mergedTransport reports OpenCode's deep merge of a remote entry over a
 // local one (or the reverse): the merged server has both command and url,
 // and OpenCode does not complain.
-func mergedTransport(r *Result, s *Server, displayPath func(string) string) (analysis.Diagnostic, string, bool) {
+func mergedTransport(r *Result, s *Server, displayPath func(string) string) (rules.Diagnostic, string, bool) {
 	var cmd, url *Field
 	for i := range s.Fields {
 		switch s.Fields[i].Key {
@@ -202,7 +191,7 @@ func mergedTransport(r *Result, s *Server, displayPath func(string) string) (ana
 		}
 	}
 	if cmd == nil || url == nil || cmd.From == url.From {
-		return analysis.Diagnostic{}, "", false
+		return rules.Diagnostic{}, "", false
 	}
 	later := cmd
 	if url.From.Source.Rank > cmd.From.Source.Rank {
@@ -212,13 +201,13 @@ func mergedTransport(r *Result, s *Server, displayPath func(string) string) (ana
 	if later == cmd {
 		earlier = url
 	}
-	return analysis.Diagnostic{
+	return rules.Diagnostic{
 		Span:     later.From.Member.Key.Span,
-		Severity: analysis.SeverityWarning,
-		Code:     CodeMergedTransport,
+		Severity: rules.SeverityWarning,
+		Code:     rules.CodeMergedTransport,
 		Message: fmt.Sprintf("%s merges this %q field by field into the one in %s: the result keeps its %q as well as this %q",
 			r.Tool.Name, s.Name, displayPath(earlier.From.Source.Path), earlier.Key, later.Key),
-		Related: []analysis.Related{{Path: earlier.From.Source.Path, Span: earlier.Member.Key.Span, Message: "the field that is kept"}},
+		Related: []rules.Related{{Path: earlier.From.Source.Path, Span: earlier.Member.Key.Span, Message: "the field that is kept"}},
 		Data:    map[string]any{"server": s.Name, "tool": string(r.Tool.ID)},
 	}, later.From.Source.Path, true
 }
@@ -229,15 +218,15 @@ func sameMember(a, b *Definition) bool { return a.Member == b.Member }
 // identical compares two definitions as values (formatting, comments and
 // key order do not matter).
 func identical(a, b *jsonc.Node) bool {
-	return fmt.Sprint(analysis.Decode(a)) == fmt.Sprint(analysis.Decode(b))
+	return fmt.Sprint(verdict.Decode(a)) == fmt.Sprint(verdict.Decode(b))
 }
 
 // differences names the transport-relevant fields that differ, the ones
 // that make two definitions really conflict. Types are compared as the
 // tool reads them: a missing type and "local" are the same to Copilot CLI.
 func differences(tool registry.ToolID, a, b *jsonc.Node) string {
-	av, _ := analysis.Decode(a).(map[string]any)
-	bv, _ := analysis.Decode(b).(map[string]any)
+	av, _ := verdict.Decode(a).(map[string]any)
+	bv, _ := verdict.Decode(b).(map[string]any)
 	var diff []string
 	if transport(tool, av) != transport(tool, bv) {
 		diff = append(diff, "type")

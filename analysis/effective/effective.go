@@ -18,8 +18,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
@@ -315,7 +315,7 @@ func judgeMerged(in Input, s *Server) *verdict.Verdict {
 	}
 	obj := make(map[string]any, len(s.Fields))
 	for _, f := range s.Fields {
-		obj[f.Key] = analysis.Decode(f.Member.Value)
+		obj[f.Key] = verdict.Decode(f.Member.Value)
 	}
 	text, err := json.Marshal(obj)
 	if err != nil {
@@ -528,7 +528,7 @@ func serverMembers(root *jsonc.Node, path []string) []*jsonc.Member {
 	if n == nil {
 		return nil
 	}
-	sm := &analysis.ServerMap{Node: n}
+	sm := &rules.ServerMap{Node: n}
 	var out []*jsonc.Member
 	for _, s := range sm.Servers() {
 		out = append(out, s.Member)

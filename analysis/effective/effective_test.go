@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -279,8 +280,8 @@ func TestCopilotCLI_WalksToGitRootAndGithubFallback_VerifiedCopilotCLI1_0(t *tes
 	if gh == nil || filepath.ToSlash(gh.Preferred) != "/repo/a/b/.mcp.json" || !strings.Contains(gh.Dropped, "only when no .mcp.json exists") {
 		t.Errorf(".github/mcp.json source = %+v, want dropped in favour of /repo/a/b/.mcp.json", gh)
 	}
-	if d := CrossFile([]*Result{r}, func(p string) string { return p })["/repo/.github/mcp.json"]; len(d) != 1 || d[0].Code != CodeFallbackIgnored {
-		t.Errorf("cross-file findings on .github/mcp.json = %+v, want one %s", d, CodeFallbackIgnored)
+	if d := CrossFile([]*Result{r}, func(p string) string { return p })["/repo/.github/mcp.json"]; len(d) != 1 || d[0].Code != rules.CodeFallbackIgnored {
+		t.Errorf("cross-file findings on .github/mcp.json = %+v, want one %s", d, rules.CodeFallbackIgnored)
 	}
 	delete(w, "/repo/a/.mcp.json")
 	delete(w, "/repo/a/b/.mcp.json")

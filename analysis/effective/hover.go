@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
@@ -46,7 +46,7 @@ func HoverAt(in HoverInput) (*Hover, bool) {
 	}
 	for i := range in.Kind.Readers {
 		r := &in.Kind.Readers[i]
-		for _, sm := range analysis.FindServerMaps(in.File, r) {
+		for _, sm := range rules.FindServerMaps(in.File, r) {
 			for _, s := range sm.Servers() {
 				if n == s.Key() {
 					return serverHover(in, s), true
@@ -69,7 +69,7 @@ func HoverAt(in HoverInput) (*Hover, bool) {
 // when some tool reads it through its profile only, in a file whose kind
 // has no reader taking servers from it: Atomic TUI's ~/.claude/.mcp.json,
 // which Claude Code does not read. nil if no result defines a server there.
-func profileServer(path string, n *jsonc.Node, results []*Result) *analysis.Server {
+func profileServer(path string, n *jsonc.Node, results []*Result) *rules.Server {
 	if n == nil {
 		return nil
 	}
@@ -77,7 +77,7 @@ func profileServer(path string, n *jsonc.Node, results []*Result) *analysis.Serv
 		for _, s := range r.Servers {
 			for _, d := range s.Definitions {
 				if d.Source.Path == path && d.Member.Key == n {
-					return &analysis.Server{Name: s.Name, Member: d.Member}
+					return &rules.Server{Name: s.Name, Member: d.Member}
 				}
 			}
 		}
@@ -87,7 +87,7 @@ func profileServer(path string, n *jsonc.Node, results []*Result) *analysis.Serv
 
 // fieldAt returns the server field whose key is n (or whose value holds n
 // directly), nil otherwise.
-func fieldAt(s *analysis.Server, n *jsonc.Node) *jsonc.Member {
+func fieldAt(s *rules.Server, n *jsonc.Node) *jsonc.Member {
 	v := s.Value()
 	if v == nil || v.Kind != jsonc.Object {
 		return nil
@@ -102,7 +102,7 @@ func fieldAt(s *analysis.Server, n *jsonc.Node) *jsonc.Member {
 
 // fieldHover documents a server field from each reader's schema, and
 // says which readers accept it.
-func fieldHover(in HoverInput, s *analysis.Server, field *jsonc.Member) (*Hover, bool) {
+func fieldHover(in HoverInput, s *rules.Server, field *jsonc.Member) (*Hover, bool) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** (server %q)\n\n", field.Key.Str, s.Name)
 	v := s.Value()
@@ -156,7 +156,7 @@ func fieldHover(in HoverInput, s *analysis.Server, field *jsonc.Member) (*Hover,
 // serverHover shows, for each tool that reads this file, what that tool
 // will start under this name: the winning definition's fields with their
 // sources, the gate, and what shadows or is shadowed.
-func serverHover(in HoverInput, s *analysis.Server) *Hover {
+func serverHover(in HoverInput, s *rules.Server) *Hover {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s**: MCP server\n", s.Name)
 	shown := map[registry.ToolID]bool{}
@@ -194,7 +194,7 @@ func serverHover(in HoverInput, s *analysis.Server) *Hover {
 	return &Hover{Span: s.Key().Span, Markdown: strings.TrimSpace(b.String())}
 }
 
-func writeToolSection(b *strings.Builder, in HoverInput, res *Result, es *Server, here *analysis.Server) {
+func writeToolSection(b *strings.Builder, in HoverInput, res *Result, es *Server, here *rules.Server) {
 	mine := definitionOf(es, in.Path, here.Member)
 	fmt.Fprintf(b, "\n---\n%s: ", toolHeading(res.Tool))
 	switch {
@@ -368,7 +368,7 @@ func droppedHere(r *Result, path string) string {
 // this file (as JSON paths) when the server lies in a map the tool does
 // not read from this launch directory: a projects entry of ~/.claude.json
 // other than the one of the launch directory's git root. nil otherwise.
-func unreadMap(in HoverInput, tool registry.ToolID, s *analysis.Server) (*Result, []string) {
+func unreadMap(in HoverInput, tool registry.ToolID, s *rules.Server) (*Result, []string) {
 	if s.Map == nil {
 		return nil, nil
 	}

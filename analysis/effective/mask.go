@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 )
 
 // Strings that look like credentials even outside env and headers: an
@@ -27,20 +27,20 @@ func MaskIfSecret(s string) string {
 		for k := range q {
 			q.Set(k, "SECRET")
 		}
-		u.RawQuery = strings.ReplaceAll(q.Encode(), "SECRET", analysis.Masked)
+		u.RawQuery = strings.ReplaceAll(q.Encode(), "SECRET", rules.Masked)
 		if u.User != nil {
-			u.User = url.User(analysis.Masked)
+			u.User = url.User(rules.Masked)
 		}
 		s = u.String()
 	}
-	s = tokenPrefix.ReplaceAllString(s, analysis.Masked)
+	s = tokenPrefix.ReplaceAllString(s, rules.Masked)
 	s = keyedValue.ReplaceAllStringFunc(s, func(m string) string {
 		parts := keyedValue.FindStringSubmatch(m)
 		if refs := interp.Scan(parts[2], interp.All); len(refs) > 0 && !slices.ContainsFunc(refs, func(r interp.Ref) bool { return r.Default != "" }) {
 			return m // a reference, not a value; a default could be one
 		}
-		return parts[1] + analysis.Masked
+		return parts[1] + rules.Masked
 	})
-	s = bearer.ReplaceAllString(s, "${1}"+analysis.Masked)
+	s = bearer.ReplaceAllString(s, "${1}"+rules.Masked)
 	return s
 }

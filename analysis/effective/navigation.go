@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
@@ -93,7 +93,7 @@ func DefinitionsAt(in NavigationInput) (*Definitions, bool) {
 
 // ServerAt returns the server whose name (the key of an entry of one of
 // the file's server maps, for any reader of its kind) is under offset.
-func ServerAt(f *jsonc.File, kind *registry.FileKind, offset int) (*analysis.Server, bool) {
+func ServerAt(f *jsonc.File, kind *registry.FileKind, offset int) (*rules.Server, bool) {
 	if f == nil || kind == nil {
 		return nil, false
 	}
@@ -102,7 +102,7 @@ func ServerAt(f *jsonc.File, kind *registry.FileKind, offset int) (*analysis.Ser
 		return nil, false
 	}
 	for i := range kind.Readers {
-		for _, sm := range analysis.FindServerMaps(f, &kind.Readers[i]) {
+		for _, sm := range rules.FindServerMaps(f, &kind.Readers[i]) {
 			for _, s := range sm.Servers() {
 				if s.Key() == n {
 					return s, true
@@ -156,7 +156,7 @@ func Symbols(f *jsonc.File, kind *registry.FileKind) []Symbol {
 	for _, r := range kind.Readers {
 		for _, pattern := range r.ServerMaps {
 			// One pattern at a time, to know where its wildcard is.
-			for _, sm := range analysis.FindServerMaps(f, &registry.Reader{ServerMaps: [][]string{pattern}}) {
+			for _, sm := range rules.FindServerMaps(f, &registry.Reader{ServerMaps: [][]string{pattern}}) {
 				if seenMaps[sm.Node] {
 					continue // several readers share a map (.mcp.json)
 				}
@@ -187,7 +187,7 @@ func Symbols(f *jsonc.File, kind *registry.FileKind) []Symbol {
 	return top
 }
 
-func serverSymbols(sm *analysis.ServerMap) []Symbol {
+func serverSymbols(sm *rules.ServerMap) []Symbol {
 	var out []Symbol
 	for _, s := range sm.Servers() {
 		out = append(out, Symbol{
@@ -243,7 +243,7 @@ func symbolName(name string) string {
 // says enabled: false: "stdio · npx", "http · https://host/mcp",
 // "local · npx · disabled". The transport is the entry's "type" as
 // written, else what its fields imply.
-func serverDetail(s *analysis.Server) string {
+func serverDetail(s *rules.Server) string {
 	var parts []string
 	typ := stringField(s, "type")
 	command := commandOf(s)
@@ -271,7 +271,7 @@ func serverDetail(s *analysis.Server) string {
 // commandOf is the program a stdio server starts: "command" as a string,
 // or the first element of OpenCode's command array (the rest are
 // arguments, which may hold credentials and are left out).
-func commandOf(s *analysis.Server) string {
+func commandOf(s *rules.Server) string {
 	m := s.Field("command")
 	if m == nil {
 		return ""
@@ -287,7 +287,7 @@ func commandOf(s *analysis.Server) string {
 	return ""
 }
 
-func stringField(s *analysis.Server, key string) string {
+func stringField(s *rules.Server, key string) string {
 	if m := s.Field(key); m != nil && m.Value.Kind == jsonc.String {
 		return m.Value.Str
 	}
@@ -301,7 +301,7 @@ func maskURL(s string) string {
 	const placeholder = "MCPLSPUSERINFO" // url.User would percent-encode Masked
 	if u, err := url.Parse(s); err == nil && u.User != nil {
 		u.User = url.User(placeholder)
-		s = strings.Replace(u.String(), placeholder, analysis.Masked, 1)
+		s = strings.Replace(u.String(), placeholder, rules.Masked, 1)
 	}
 	return MaskIfSecret(s)
 }

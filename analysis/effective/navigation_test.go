@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
@@ -170,9 +170,9 @@ func TestSymbols_DetailsNeverShowSecrets(t *testing.T) {
 		"dup": {"type": "local", "command": ["new"]}
 	}}`
 	syms := symbolsOf(t, "/p/opencode.json", src)
-	want := "local [local · npx · disabled], remote [remote · https://api.example.com/mcp?key=" + analysis.Masked + "], " +
-		"userinfo [remote · https://" + analysis.Masked + "@api.example.com/mcp], override [disabled], " +
-		`"" [local · ` + analysis.Masked + "], dup [local · new]"
+	want := "local [local · npx · disabled], remote [remote · https://api.example.com/mcp?key=" + rules.Masked + "], " +
+		"userinfo [remote · https://" + rules.Masked + "@api.example.com/mcp], override [disabled], " +
+		`"" [local · ` + rules.Masked + "], dup [local · new]"
 	if got := outline(syms); got != want {
 		t.Errorf("outline = %s\nwant      %s", got, want)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
@@ -50,12 +50,12 @@ func agree(t *testing.T, w world, r *Result) {
 		if !ok {
 			continue
 		}
-		ds := analysis.AnalyzeFile(analysis.FileInput{Path: path, Content: []byte(content), Kind: kind})
+		ds := rules.AnalyzeFile(rules.FileInput{Path: path, Content: []byte(content), Kind: kind})
 		blamed := map[string]bool{} // servers an error says tool does not load
 		for _, d := range ds {
 			server, _ := d.Data["server"].(string)
 			tools, _ := d.Data["tools"].([]string)
-			if d.Severity == analysis.SeverityError && server != "" && slices.Contains(tools, tool) {
+			if d.Severity == rules.SeverityError && server != "" && slices.Contains(tools, tool) {
 				blamed[server] = true
 			}
 		}
@@ -137,12 +137,12 @@ func TestIssue10_IgnoredKeysLoadTheEntry_Verified(t *testing.T) {
 		t.Errorf("env must be dropped, not a field: ignored %v, fields %v", db.Ignored, db.Fields)
 	}
 	agree(t, w, r)
-	ds := analysis.AnalyzeFile(analysis.FileInput{Path: "/p/opencode.json", Content: []byte(w["/p/opencode.json"]), Kind: kindOf(t, "/p/opencode.json")})
+	ds := rules.AnalyzeFile(rules.FileInput{Path: "/p/opencode.json", Content: []byte(w["/p/opencode.json"]), Kind: kindOf(t, "/p/opencode.json")})
 	for _, d := range ds {
 		if strings.Contains(d.Message, "refuses") {
 			t.Errorf("%s: %s", d.Code, d.Message)
 		}
-		if d.Code == analysis.CodeForeignKey && (d.Severity != analysis.SeverityWarning || !strings.Contains(d.Message, "starts without these variables") || d.Data[analysis.FixKey] != analysis.Fix{Kind: analysis.FixRenameKey, Key: "env", Value: "environment", Safe: true}) {
+		if d.Code == rules.CodeForeignKey && (d.Severity != rules.SeverityWarning || !strings.Contains(d.Message, "starts without these variables") || d.Data[rules.FixKey] != rules.Fix{Kind: rules.FixRenameKey, Key: "env", Value: "environment", Safe: true}) {
 			t.Errorf("env: %v %s %v", d.Severity, d.Message, d.Data)
 		}
 	}

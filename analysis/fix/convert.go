@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -174,7 +174,7 @@ func ConvertFile(doc *Document, ws *Workspace, to string) (*Conversion, error) {
 // existing target.
 func (c *Conversion) fileMembers(from string) error {
 	r, _ := readerFor(c.src.Kind, from)
-	maps := analysis.FindServerMaps(c.src.parsed(), r)
+	maps := rules.FindServerMaps(c.src.parsed(), r)
 	if len(maps) == 0 {
 		return nil
 	}
@@ -333,7 +333,7 @@ func limit(items []string) []string {
 // sourceServer is one server of the source file with the dialects of the
 // readers that read it, in the registry's order.
 type sourceServer struct {
-	server   *analysis.Server
+	server   *rules.Server
 	dialects []string
 }
 
@@ -355,7 +355,7 @@ func listServers(doc *Document) []*sourceServer {
 	index := map[*jsonc.Member]int{} // a linear search made this quadratic in the servers
 	for i := range doc.Kind.Readers {
 		r := &doc.Kind.Readers[i]
-		for _, sm := range analysis.FindServerMaps(doc.parsed(), r) {
+		for _, sm := range rules.FindServerMaps(doc.parsed(), r) {
 			for _, s := range sm.Servers() {
 				j, ok := index[s.Member]
 				if !ok {

@@ -3,7 +3,7 @@ package fix
 import (
 	"encoding/json"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 )
 
@@ -16,17 +16,17 @@ type Diagnostic struct {
 }
 
 // Data is what fixes read of a diagnostic's Data: the quick fix the rule
-// offers ([analysis.Fix], the one vocabulary of fix data, documented in
+// offers ([rules.Fix], the one vocabulary of fix data, documented in
 // docs/rules.md) and the facts a fixer checks against the file before
 // editing (the server, the field, the key, the type spelling as written).
 // A diagnostic travels to the editor and back as JSON, so a code action
 // request brings Data back as an untyped JSON object; [DecodeData]
 // re-marshals it into this struct. Unknown keys are ignored.
 type Data struct {
-	Fix    analysis.Fix `json:"fix"`
-	Server string       `json:"server,omitempty"`
-	Field  string       `json:"field,omitempty"`
-	Key    string       `json:"key,omitempty"`
+	Fix    rules.Fix `json:"fix"`
+	Server string    `json:"server,omitempty"`
+	Field  string    `json:"field,omitempty"`
+	Key    string    `json:"key,omitempty"`
 	// Value is a type spelling as written (type-not-accepted); never a
 	// secret.
 	Value string  `json:"value,omitempty"`
@@ -75,7 +75,7 @@ func DecodeData(raw []byte) Data {
 // FromAnalysis converts analysis findings. Their Data goes through JSON,
 // exactly as it would to the editor and back, so a fix sees the same
 // Data whether the diagnostic came from the server or from the client.
-func FromAnalysis(ds []analysis.Diagnostic) []Diagnostic {
+func FromAnalysis(ds []rules.Diagnostic) []Diagnostic {
 	out := make([]Diagnostic, len(ds))
 	for i, d := range ds {
 		var data Data

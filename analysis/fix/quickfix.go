@@ -3,15 +3,15 @@ package fix
 import (
 	"slices"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 )
 
 // Fix is one quick fix for one diagnostic.
 type Fix struct {
 	Title string
 	// Safe marks a fix that "fix all" (source.fixAll) may apply without
-	// the user looking at it: the rule said so (analysis.Fix.Safe) and
+	// the user looking at it: the rule said so (rules.Fix.Safe) and
 	// the edit loses nothing the rule did not know about.
 	Safe bool
 	// lossy marks an edit that loses something the rule did not see (a
@@ -25,7 +25,7 @@ type Fix struct {
 }
 
 // fixer computes the fixes of one rule from the fix the rule offers
-// (diag.Data.Fix, of a kind analysis.RuleFixes lists for the code). It
+// (diag.Data.Fix, of a kind rules.RuleFixes lists for the code). It
 // checks the tree at the diagnostic's span before trusting Data, and
 // returns nothing when the file no longer looks like the diagnostic says.
 // Whether a fix is safe is the rule's word, not the fixer's.
@@ -34,31 +34,31 @@ type fixer func(d *Document, diag Diagnostic) []Fix
 // fixers maps rule codes to their fixers; codes without an entry have
 // none (docs/rules.md lists the codes and their kinds of fix).
 var fixers = map[string]fixer{
-	analysis.CodeTrailingCommaJSON:    fixTrailingComma,
-	analysis.CodeCommentInJSON:        fixComment,
-	analysis.CodeSyntaxError:          fixSyntax,
-	analysis.CodeDuplicateKey:         fixDuplicateKey,
-	analysis.CodeTypeNotAccepted:      fixTypeValue,
-	analysis.CodeUnknownServerType:    fixTypeValue,
-	analysis.CodeMissingType:          fixMissingType,
-	analysis.CodeForeignKey:           fixForeignKey,
-	analysis.CodeCommandForm:          fixCommandForm,
-	analysis.CodeUnknownKey:           fixRenameKey,
-	analysis.CodeWrongServerMapKey:    fixRenameKey,
-	analysis.CodeMissingServerMap:     fixRenameKey,
-	analysis.CodeInvalidURL:           fixURLScheme,
-	analysis.CodeForeignInterpolation: fixInterpolation,
-	analysis.CodeUndefinedInput:       fixInterpolation,
-	analysis.CodeLiteralSecret:        fixLiteralSecret,
-	analysis.CodeDuplicateServer:      fixDuplicateServer,
-	analysis.CodeUnusedIgnore:         fixComment,
+	rules.CodeTrailingCommaJSON:    fixTrailingComma,
+	rules.CodeCommentInJSON:        fixComment,
+	rules.CodeSyntaxError:          fixSyntax,
+	rules.CodeDuplicateKey:         fixDuplicateKey,
+	rules.CodeTypeNotAccepted:      fixTypeValue,
+	rules.CodeUnknownServerType:    fixTypeValue,
+	rules.CodeMissingType:          fixMissingType,
+	rules.CodeForeignKey:           fixForeignKey,
+	rules.CodeCommandForm:          fixCommandForm,
+	rules.CodeUnknownKey:           fixRenameKey,
+	rules.CodeWrongServerMapKey:    fixRenameKey,
+	rules.CodeMissingServerMap:     fixRenameKey,
+	rules.CodeInvalidURL:           fixURLScheme,
+	rules.CodeForeignInterpolation: fixInterpolation,
+	rules.CodeUndefinedInput:       fixInterpolation,
+	rules.CodeLiteralSecret:        fixLiteralSecret,
+	rules.CodeDuplicateServer:      fixDuplicateServer,
+	rules.CodeUnusedIgnore:         fixComment,
 }
 
 // QuickFixes returns the fixes for one diagnostic of doc, each with
 // edits that apply cleanly to doc's content.
 func QuickFixes(doc *Document, diag Diagnostic) []Fix {
 	f := fixers[diag.Code]
-	if f == nil || !slices.Contains(analysis.RuleFixes[diag.Code], diag.Data.Fix.Kind) ||
+	if f == nil || !slices.Contains(rules.RuleFixes[diag.Code], diag.Data.Fix.Kind) ||
 		!doc.isJSON() || diag.Span.Start < 0 || diag.Span.End > len(doc.Content) || diag.Span.End < diag.Span.Start {
 		return nil
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 )
 
 // Fixes inside a server entry: its type, its keys, its command.
@@ -18,7 +18,7 @@ import (
 func fixTypeValue(d *Document, diag Diagnostic) []Fix {
 	f := diag.Data.Fix
 	n, m, ok := d.valueAt(diag.Span)
-	if !ok || n.Kind != jsonc.String || f.Kind != analysis.FixReplaceValue || m.Key.Str != f.Key {
+	if !ok || n.Kind != jsonc.String || f.Kind != rules.FixReplaceValue || m.Key.Str != f.Key {
 		return nil
 	}
 	repl := f.Value
@@ -41,7 +41,7 @@ var remoteTypes = map[string]bool{"http": true, "sse": true}
 // its value is kept when it is what the readers expect.
 func fixMissingType(d *Document, diag Diagnostic) []Fix {
 	obj, i, ok := d.memberOfKey(diag.Span)
-	if f := diag.Data.Fix; !ok || f.Kind != analysis.FixAddMember || f.Key != "type" {
+	if f := diag.Data.Fix; !ok || f.Kind != rules.FixAddMember || f.Key != "type" {
 		return nil
 	}
 	entry := obj.Members[i].Value
@@ -76,11 +76,11 @@ func fixMissingType(d *Document, diag Diagnostic) []Fix {
 // is the user's call). OpenCode's "args" is not renamed but merged into
 // the "command" array.
 func fixForeignKey(d *Document, diag Diagnostic) []Fix {
-	if diag.Data.Fix.Kind == analysis.FixRenameKey {
+	if diag.Data.Fix.Kind == rules.FixRenameKey {
 		return fixRenameKey(d, diag)
 	}
 	obj, i, ok := d.memberOfKey(diag.Span)
-	if f := diag.Data.Fix; !ok || f.Kind != analysis.FixReshapeCommand || f.Value != "array" ||
+	if f := diag.Data.Fix; !ok || f.Kind != rules.FixReshapeCommand || f.Value != "array" ||
 		obj.Members[i].Key.Str != "args" || obj.Get("args") != obj.Members[i] {
 		return nil
 	}
@@ -144,7 +144,7 @@ func memberIndex(obj *jsonc.Node, m *jsonc.Member) int {
 // SplitCommand). Every word is kept.
 func fixCommandForm(d *Document, diag Diagnostic) []Fix {
 	n, m, ok := d.valueAt(diag.Span)
-	if f := diag.Data.Fix; !ok || f.Kind != analysis.FixReshapeCommand || m.Key.Str != "command" || n.Parent == nil {
+	if f := diag.Data.Fix; !ok || f.Kind != rules.FixReshapeCommand || m.Key.Str != "command" || n.Parent == nil {
 		return nil
 	}
 	entry := n.Parent
@@ -204,7 +204,7 @@ func fixCommandForm(d *Document, diag Diagnostic) []Fix {
 func fixRenameKey(d *Document, diag Diagnostic) []Fix {
 	f := diag.Data.Fix
 	obj, i, ok := d.memberOfKey(diag.Span)
-	if !ok || f.Kind != analysis.FixRenameKey || f.Value == "" || f.Key == "" ||
+	if !ok || f.Kind != rules.FixRenameKey || f.Value == "" || f.Key == "" ||
 		obj.Members[i].Key.Str != f.Key || obj.Get(f.Key) != obj.Members[i] || obj.Get(f.Value) != nil {
 		return nil
 	}
@@ -221,7 +221,7 @@ func fixURLScheme(d *Document, diag Diagnostic) []Fix {
 	n, m, ok := d.valueAt(diag.Span)
 	f := diag.Data.Fix
 	p := f.Value
-	if !ok || f.Kind != analysis.FixPrefixValue || p == "" || n.Kind != jsonc.String || m.Key.Str != f.Key || strings.Contains(n.Str, "://") || d.Content[n.Span.Start] != '"' {
+	if !ok || f.Kind != rules.FixPrefixValue || p == "" || n.Kind != jsonc.String || m.Key.Str != f.Key || strings.Contains(n.Str, "://") || d.Content[n.Span.Start] != '"' {
 		return nil
 	}
 	at := n.Span.Start + 1

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 )
 
 // Fixes for the syntax rules: what keeps a strict JSON reader from
@@ -48,7 +48,7 @@ func fixComment(d *Document, diag Diagnostic) []Fix {
 // comma between two members or elements goes right after the first, when
 // that leaves the file with fewer errors.
 func fixSyntax(d *Document, diag Diagnostic) []Fix {
-	if f := diag.Data.Fix; f.Kind != analysis.FixInsertText || f.Value != "," {
+	if f := diag.Data.Fix; f.Kind != rules.FixInsertText || f.Value != "," {
 		return nil
 	}
 	at := d.tokenBefore(diag.Span.Start)
@@ -72,7 +72,7 @@ func fixDuplicateKey(d *Document, diag Diagnostic) []Fix {
 		return nil
 	}
 	key := obj.Members[i].Key.Str
-	if f := diag.Data.Fix; f.Kind != analysis.FixRemoveMember || key != f.Key || obj.Get(key) == obj.Members[i] {
+	if f := diag.Data.Fix; f.Kind != rules.FixRemoveMember || key != f.Key || obj.Get(key) == obj.Members[i] {
 		return nil // no longer a duplicate, or no longer this key
 	}
 	return []Fix{{

@@ -8,8 +8,8 @@ import (
 
 	"golang.org/x/tools/txtar"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
@@ -27,7 +27,7 @@ func analyze(t *testing.T, path, content string) (*Document, []Diagnostic) {
 		t.Fatalf("%s is not an MCP config", path)
 	}
 	d := &Document{Path: path, Content: []byte(content), Kind: kind}
-	ds := analysis.AnalyzeFile(analysis.FileInput{Path: path, Content: d.Content, Parsed: d.parsed(), Kind: kind, Registry: reg})
+	ds := rules.AnalyzeFile(rules.FileInput{Path: path, Content: d.Content, Parsed: d.parsed(), Kind: kind, Registry: reg})
 	return d, FromAnalysis(ds)
 }
 
@@ -37,157 +37,157 @@ func TestQuickFixes(t *testing.T) {
 		safe                              bool
 	}{
 		{
-			name: "local to stdio", path: "/p/.mcp.json", code: analysis.CodeTypeNotAccepted, safe: true,
+			name: "local to stdio", path: "/p/.mcp.json", code: rules.CodeTypeNotAccepted, safe: true,
 			in:    `{"mcpServers": {"fs": {"type": "local", "command": "x"}}}`,
 			title: `Change type to "stdio"`,
 			want:  `{"mcpServers": {"fs": {"type": "stdio", "command": "x"}}}`,
 		},
 		{
-			name: "stdio to local", path: "/p/opencode.json", code: analysis.CodeTypeNotAccepted, safe: true,
+			name: "stdio to local", path: "/p/opencode.json", code: rules.CodeTypeNotAccepted, safe: true,
 			in:    `{"mcp": {"fs": {"type": "stdio", "command": ["x"]}}}`,
 			title: `Change type to "local"`,
 			want:  `{"mcp": {"fs": {"type": "local", "command": ["x"]}}}`,
 		},
 		{
-			name: "case of a type", path: "/p/.vscode/mcp.json", code: analysis.CodeTypeNotAccepted, safe: true,
+			name: "case of a type", path: "/p/.vscode/mcp.json", code: rules.CodeTypeNotAccepted, safe: true,
 			in:    `{"servers": {"w": {"type": "HTTP", "url": "https://x"}}}`,
 			title: `Change type to "http"`,
 			want:  `{"servers": {"w": {"type": "http", "url": "https://x"}}}`,
 		},
 		{
-			name: "command string and args into one array", path: "/p/opencode.json", code: analysis.CodeCommandForm, safe: true,
+			name: "command string and args into one array", path: "/p/opencode.json", code: rules.CodeCommandForm, safe: true,
 			in:    `{"mcp": {"fs": {"type": "local", "command": "npx -y", "args": ["fs", "/tmp"]}}}`,
 			title: `Merge "command" and "args" into one array`,
 			want:  `{"mcp": {"fs": {"type": "local", "command": ["npx", "-y", "fs", "/tmp"]}}}`,
 		},
 		{
-			name: "one word command", path: "/p/opencode.json", code: analysis.CodeCommandForm, safe: true,
+			name: "one word command", path: "/p/opencode.json", code: rules.CodeCommandForm, safe: true,
 			in:    `{"mcp": {"fs": {"type": "local", "command": "fs\u002dmcp"}}}`,
 			title: `Write "command" as an array`,
 			want:  `{"mcp": {"fs": {"type": "local", "command": ["fs\u002dmcp"]}}}`,
 		},
 		{
-			name: "array command into existing args", path: "/p/.mcp.json", code: analysis.CodeCommandForm, safe: true,
+			name: "array command into existing args", path: "/p/.mcp.json", code: rules.CodeCommandForm, safe: true,
 			in:    `{"mcpServers": {"fs": {"command": ["npx", "-y"], "args": ["fs"]}}}`,
 			title: `Split "command" into "command" and "args"`,
 			want:  `{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "fs"]}}}`,
 		},
 		{
-			name: "array command into empty args", path: "/p/.mcp.json", code: analysis.CodeCommandForm, safe: true,
+			name: "array command into empty args", path: "/p/.mcp.json", code: rules.CodeCommandForm, safe: true,
 			in:    `{"mcpServers": {"fs": {"command": ["npx", "-y"], "args": []}}}`,
 			title: `Split "command" into "command" and "args"`,
 			want:  `{"mcpServers": {"fs": {"command": "npx", "args": ["-y"]}}}`,
 		},
 		{
-			name: "args into the command array", path: "/p/opencode.json", code: analysis.CodeForeignKey, safe: true,
+			name: "args into the command array", path: "/p/opencode.json", code: rules.CodeForeignKey, safe: true,
 			in:    "{\"mcp\": {\"fs\": {\n  \"type\": \"local\",\n  \"command\": [\"npx\"],\n  \"args\": [\"-y\", \"fs\"]\n}}}",
 			title: `Move "args" into the "command" array`,
 			want:  "{\"mcp\": {\"fs\": {\n  \"type\": \"local\",\n  \"command\": [\"npx\", \"-y\", \"fs\"]\n}}}",
 		},
 		{
-			name: "env to environment", path: "/p/opencode.json", code: analysis.CodeForeignKey, safe: true,
+			name: "env to environment", path: "/p/opencode.json", code: rules.CodeForeignKey, safe: true,
 			in:    `{"mcp": {"fs": {"type": "local", "command": ["x"], "env": {"A": "1"}}}}`,
 			title: `Rename "env" to "environment"`,
 			want:  `{"mcp": {"fs": {"type": "local", "command": ["x"], "environment": {"A": "1"}}}}`,
 		},
 		{
-			name: "missing type", path: "/p/.mcp.json", code: analysis.CodeMissingType, safe: true,
+			name: "missing type", path: "/p/.mcp.json", code: rules.CodeMissingType, safe: true,
 			in:    "{\"mcpServers\": {\n  \"w\": {\n    \"url\": \"https://x/sse\"\n  }\n}}",
 			title: `Add "type": "sse"`,
 			want:  "{\"mcpServers\": {\n  \"w\": {\n    \"type\": \"sse\",\n    \"url\": \"https://x/sse\"\n  }\n}}",
 		},
 		{
-			name: "missing type in OpenCode", path: "/p/opencode.json", code: analysis.CodeMissingType, safe: true,
+			name: "missing type in OpenCode", path: "/p/opencode.json", code: rules.CodeMissingType, safe: true,
 			in:    `{"mcp": {"fs": {"command": ["x"]}}}`,
 			title: `Add "type": "local"`,
 			want:  `{"mcp": {"fs": {"type": "local", "command": ["x"]}}}`,
 		},
 		{
-			name: "trailing comma", path: "/p/.mcp.json", code: analysis.CodeTrailingCommaJSON, safe: true,
+			name: "trailing comma", path: "/p/.mcp.json", code: rules.CodeTrailingCommaJSON, safe: true,
 			in:    `{"mcpServers": {"a": {"command": "x"},}}`,
 			title: "Remove the trailing comma",
 			want:  `{"mcpServers": {"a": {"command": "x"}}}`,
 		},
 		{
-			name: "comment at the end of a line", path: "/p/.mcp.json", code: analysis.CodeCommentInJSON,
+			name: "comment at the end of a line", path: "/p/.mcp.json", code: rules.CodeCommentInJSON,
 			in:    "{\"mcpServers\": {} // none\n}",
 			title: "Remove the comment",
 			want:  "{\"mcpServers\": {}\n}",
 		},
 		{
-			name: "inline block comment", path: "/p/.mcp.json", code: analysis.CodeCommentInJSON,
+			name: "inline block comment", path: "/p/.mcp.json", code: rules.CodeCommentInJSON,
 			in:    `{"mcpServers": /* x */ {}}`,
 			title: "Remove the comment",
 			want:  `{"mcpServers": {}}`,
 		},
 		{
-			name: "missing comma", path: "/p/.mcp.json", code: analysis.CodeSyntaxError,
+			name: "missing comma", path: "/p/.mcp.json", code: rules.CodeSyntaxError,
 			in:    "{\"mcpServers\": {\n  \"a\": {\"command\": \"x\"} // a\n  \"b\": {\"command\": \"y\"}\n}}",
 			title: "Insert the missing comma",
 			want:  "{\"mcpServers\": {\n  \"a\": {\"command\": \"x\"}, // a\n  \"b\": {\"command\": \"y\"}\n}}",
 		},
 		{
-			name: "duplicate key", path: "/p/.mcp.json", code: analysis.CodeDuplicateKey,
+			name: "duplicate key", path: "/p/.mcp.json", code: rules.CodeDuplicateKey,
 			in:    `{"mcpServers": {"a": {"command": "x"}, "a": {"command": "y"}}}`,
 			title: `Remove the ignored duplicate "a"`,
 			want:  `{"mcpServers": {"a": {"command": "y"}}}`,
 		},
 		{
-			name: "servers under another tool's key", path: "/p/.mcp.json", code: analysis.CodeWrongServerMapKey, safe: true,
+			name: "servers under another tool's key", path: "/p/.mcp.json", code: rules.CodeWrongServerMapKey, safe: true,
 			in:    `{"servers": {"a": {"command": "x"}}}`,
 			title: `Rename "servers" to "mcpServers"`,
 			want:  `{"mcpServers": {"a": {"command": "x"}}}`,
 		},
 		{
-			name: "url without a scheme", path: "/p/.cursor/mcp.json", code: analysis.CodeInvalidURL,
+			name: "url without a scheme", path: "/p/.cursor/mcp.json", code: rules.CodeInvalidURL,
 			in:    `{"mcpServers": {"w": {"url": "mcp.example.com/mcp"}}}`,
 			title: `Add "https://"`,
 			want:  `{"mcpServers": {"w": {"url": "https://mcp.example.com/mcp"}}}`,
 		},
 		{
-			name: "interpolation", path: "/p/opencode.json", code: analysis.CodeForeignInterpolation, safe: true,
+			name: "interpolation", path: "/p/opencode.json", code: rules.CodeForeignInterpolation, safe: true,
 			in:    `{"mcp": {"fs": {"type": "local", "command": ["x", "--root=${HOME}/src"]}}}`,
 			title: "Rewrite the reference as {env:HOME}",
 			want:  `{"mcp": {"fs": {"type": "local", "command": ["x", "--root={env:HOME}/src"]}}}`,
 		},
 		{
-			name: "interpolation with a default", path: "/p/opencode.json", code: analysis.CodeForeignInterpolation,
+			name: "interpolation with a default", path: "/p/opencode.json", code: rules.CodeForeignInterpolation,
 			in:    `{"mcp": {"fs": {"type": "local", "command": ["x", "${ROOT:-/tmp}"]}}}`,
 			title: "Rewrite the reference as {env:ROOT} (drops the default)",
 			want:  `{"mcp": {"fs": {"type": "local", "command": ["x", "{env:ROOT}"]}}}`,
 		},
 		{
-			name: "VS Code variable in a Claude Code file", path: "/p/.mcp.json", code: analysis.CodeForeignInterpolation, safe: true,
+			name: "VS Code variable in a Claude Code file", path: "/p/.mcp.json", code: rules.CodeForeignInterpolation, safe: true,
 			in:    `{"mcpServers": {"fs": {"command": "x", "args": ["${userHome}/é"]}}}`,
 			title: "Rewrite the reference as ${HOME}",
 			want:  `{"mcpServers": {"fs": {"command": "x", "args": ["${HOME}/é"]}}}`,
 		},
 		{
-			name: "escaped reference", path: "/p/opencode.json", code: analysis.CodeForeignInterpolation, safe: true,
+			name: "escaped reference", path: "/p/opencode.json", code: rules.CodeForeignInterpolation, safe: true,
 			in:    `{"mcp": {"fs": {"type": "local", "command": ["x", "\u0024{HOME}"]}}}`,
 			title: "Rewrite the reference as {env:HOME}",
 			want:  `{"mcp": {"fs": {"type": "local", "command": ["x", "{env:HOME}"]}}}`,
 		},
 		{
-			name: "undeclared input with a near id", path: "/p/.vscode/mcp.json", code: analysis.CodeUndefinedInput,
+			name: "undeclared input with a near id", path: "/p/.vscode/mcp.json", code: rules.CodeUndefinedInput,
 			in:    `{"inputs": [{"type": "promptString", "id": "gh-token", "description": "t"}], "servers": {"gh": {"command": "x", "env": {"T": "${input:GH_TOKEN}"}}}}`,
 			title: "Rewrite the reference as ${input:gh-token}",
 			want:  `{"inputs": [{"type": "promptString", "id": "gh-token", "description": "t"}], "servers": {"gh": {"command": "x", "env": {"T": "${input:gh-token}"}}}}`,
 		},
 		{
-			name: "literal secret in env", path: "/p/.mcp.json", code: analysis.CodeLiteralSecret,
+			name: "literal secret in env", path: "/p/.mcp.json", code: rules.CodeLiteralSecret,
 			in:    `{"mcpServers": {"gh": {"command": "x", "env": {"GITHUB_TOKEN": "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"}}}}`,
 			title: `Replace the secret with "${GITHUB_TOKEN}"; set GITHUB_TOKEN in your environment`,
 			want:  `{"mcpServers": {"gh": {"command": "x", "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}}}}`,
 		},
 		{
-			name: "literal secret in OpenCode", path: "/p/opencode.json", code: analysis.CodeLiteralSecret,
+			name: "literal secret in OpenCode", path: "/p/opencode.json", code: rules.CodeLiteralSecret,
 			in:    `{"mcp": {"gh": {"type": "local", "command": ["x"], "environment": {"GITHUB_TOKEN": "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"}}}}`,
 			title: `Replace the secret with "{env:GITHUB_TOKEN}"; set GITHUB_TOKEN in your environment`,
 			want:  `{"mcp": {"gh": {"type": "local", "command": ["x"], "environment": {"GITHUB_TOKEN": "{env:GITHUB_TOKEN}"}}}}`,
 		},
 		{
-			name: "secret default", path: "/p/.mcp.json", code: analysis.CodeLiteralSecret,
+			name: "secret default", path: "/p/.mcp.json", code: rules.CodeLiteralSecret,
 			in:    `{"mcpServers": {"gh": {"command": "x", "env": {"TOKEN": "${GH_TOKEN:-ghp_0123456789abcdefghijklmnopqrstuvwxyzAB}"}}}}`,
 			title: "Remove the secret default of ${GH_TOKEN}; set GH_TOKEN in your environment",
 			want:  `{"mcpServers": {"gh": {"command": "x", "env": {"TOKEN": "${GH_TOKEN}"}}}}`,
@@ -231,10 +231,10 @@ func TestStaleDiagnosticGetsNoFix(t *testing.T) {
 	}
 	d, _ := analyze(t, "/p/.mcp.json", `{"mcpServers": {"a": {"command": "x"}}}`)
 	for _, diag := range []Diagnostic{
-		{Code: analysis.CodeTypeNotAccepted, Span: spanOf(-1, 3)},
-		{Code: analysis.CodeTypeNotAccepted, Span: spanOf(0, 1000)},
-		{Code: analysis.CodeDuplicateKey, Span: spanOf(16, 19), Data: Data{Fix: analysis.Fix{Kind: analysis.FixRemoveMember, Key: "other"}}},
-		{Code: analysis.CodeLiteralSecret, Span: spanOf(28, 31), Data: Data{Field: "env", Fix: analysis.Fix{Kind: analysis.FixSecretToVariable, Key: "x", Variable: "X", Value: "${X}"}}},
+		{Code: rules.CodeTypeNotAccepted, Span: spanOf(-1, 3)},
+		{Code: rules.CodeTypeNotAccepted, Span: spanOf(0, 1000)},
+		{Code: rules.CodeDuplicateKey, Span: spanOf(16, 19), Data: Data{Fix: rules.Fix{Kind: rules.FixRemoveMember, Key: "other"}}},
+		{Code: rules.CodeLiteralSecret, Span: spanOf(28, 31), Data: Data{Field: "env", Fix: rules.Fix{Kind: rules.FixSecretToVariable, Key: "x", Variable: "X", Value: "${X}"}}},
 	} {
 		if fixes := QuickFixes(d, diag); len(fixes) > 0 {
 			t.Errorf("%s at %v: got fixes %+v", diag.Code, diag.Span, fixes)
@@ -361,8 +361,8 @@ func TestEveryFixApplies(t *testing.T) {
 			d, ds := analyze(t, path, string(f.Data))
 			before := len(d.parsed().Errors)
 			for _, diag := range ds {
-				if k := diag.Data.Fix.Kind; k != "" && !slices.Contains(analysis.RuleFixes[diag.Code], k) {
-					t.Errorf("%s %s: %s offers a %q fix, which analysis.RuleFixes does not list for it", filepath.Base(a), f.Name, diag.Code, k)
+				if k := diag.Data.Fix.Kind; k != "" && !slices.Contains(rules.RuleFixes[diag.Code], k) {
+					t.Errorf("%s %s: %s offers a %q fix, which rules.RuleFixes does not list for it", filepath.Base(a), f.Name, diag.Code, k)
 				}
 				for _, fx := range QuickFixes(d, diag) {
 					count++
@@ -372,7 +372,7 @@ func TestEveryFixApplies(t *testing.T) {
 						continue
 					}
 					after := len(jsonc.Parse(out).Errors)
-					if after > before || diag.Code == analysis.CodeSyntaxError && after >= before {
+					if after > before || diag.Code == rules.CodeSyntaxError && after >= before {
 						t.Errorf("%s %s: %q leaves %d syntax errors (had %d):\n%s", filepath.Base(a), f.Name, fx.Title, after, before, out)
 					}
 				}
@@ -391,10 +391,10 @@ func TestEveryFixApplies(t *testing.T) {
 func TestDecodeData(t *testing.T) {
 	// As a client sends Data back: an untyped JSON object.
 	d := DecodeData([]byte(`{"fix": {"kind": "rename-key", "key": "env", "value": "environment", "safe": true}, "tools": "opencode", "extra": {"x": 1}}`))
-	if want := (analysis.Fix{Kind: analysis.FixRenameKey, Key: "env", Value: "environment", Safe: true}); d.Fix != want || !d.Tools.Has("opencode") {
+	if want := (rules.Fix{Kind: rules.FixRenameKey, Key: "env", Value: "environment", Safe: true}); d.Fix != want || !d.Tools.Has("opencode") {
 		t.Errorf("DecodeData = %+v", d)
 	}
-	if d := DecodeData([]byte(`{"fix": 3}`)); d.Fix != (analysis.Fix{}) {
+	if d := DecodeData([]byte(`{"fix": 3}`)); d.Fix != (rules.Fix{}) {
 		t.Errorf("mangled data decodes to %+v, want zero", d)
 	}
 	if d := DecodeData([]byte(`not json`)); d.Key != "" {
@@ -404,7 +404,7 @@ func TestDecodeData(t *testing.T) {
 
 func TestNotJSONGetsNothing(t *testing.T) {
 	d := &Document{Path: "/p/config.toml", Content: []byte(`x = 1`)}
-	diag := Diagnostic{Code: analysis.CodeTrailingCommaJSON, Span: spanOf(0, 1), Data: Data{Fix: analysis.Fix{Kind: analysis.FixRemoveText, Safe: true}}}
+	diag := Diagnostic{Code: rules.CodeTrailingCommaJSON, Span: spanOf(0, 1), Data: Data{Fix: rules.Fix{Kind: rules.FixRemoveText, Safe: true}}}
 	if fixes := QuickFixes(d, diag); fixes != nil {
 		t.Errorf("fixes for a TOML file: %+v", fixes)
 	}
@@ -417,33 +417,33 @@ func TestFixDataDecides(t *testing.T) {
 	d, _ := analyze(t, "/p/.mcp.json", src)
 	at := spanOf(strings.Index(src, `"local"`), strings.Index(src, `"local"`)+len(`"local"`))
 	for _, tc := range []struct {
-		fix       analysis.Fix
+		fix       rules.Fix
 		wantFixes int
 		wantSafe  bool
 	}{
-		{analysis.Fix{Kind: analysis.FixReplaceValue, Key: "type", Value: "stdio", Safe: true}, 1, true},
-		{analysis.Fix{Kind: analysis.FixReplaceValue, Key: "type", Value: "stdio"}, 1, false},
-		{analysis.Fix{Kind: analysis.FixRenameKey, Key: "type", Value: "stdio", Safe: true}, 0, false},
-		{analysis.Fix{Kind: analysis.FixReplaceValue, Key: "command", Value: "stdio", Safe: true}, 0, false},
+		{rules.Fix{Kind: rules.FixReplaceValue, Key: "type", Value: "stdio", Safe: true}, 1, true},
+		{rules.Fix{Kind: rules.FixReplaceValue, Key: "type", Value: "stdio"}, 1, false},
+		{rules.Fix{Kind: rules.FixRenameKey, Key: "type", Value: "stdio", Safe: true}, 0, false},
+		{rules.Fix{Kind: rules.FixReplaceValue, Key: "command", Value: "stdio", Safe: true}, 0, false},
 	} {
-		fixes := QuickFixes(d, Diagnostic{Code: analysis.CodeTypeNotAccepted, Span: at, Data: Data{Fix: tc.fix}})
+		fixes := QuickFixes(d, Diagnostic{Code: rules.CodeTypeNotAccepted, Span: at, Data: Data{Fix: tc.fix}})
 		if len(fixes) != tc.wantFixes || len(fixes) == 1 && fixes[0].Safe != tc.wantSafe {
 			t.Errorf("%+v: got %+v", tc.fix, fixes)
 		}
 	}
 }
 
-// TestEveryRuleFixHasAFixer: the codes analysis.RuleFixes lists are the
+// TestEveryRuleFixHasAFixer: the codes rules.RuleFixes lists are the
 // codes package fix has a fixer for.
 func TestEveryRuleFixHasAFixer(t *testing.T) {
-	for code := range analysis.RuleFixes {
+	for code := range rules.RuleFixes {
 		if fixers[code] == nil {
 			t.Errorf("%s offers a fix that no fixer reads", code)
 		}
 	}
 	for code := range fixers {
-		if len(analysis.RuleFixes[code]) == 0 {
-			t.Errorf("fixer for %s, which analysis.RuleFixes does not list", code)
+		if len(rules.RuleFixes[code]) == 0 {
+			t.Errorf("fixer for %s, which rules.RuleFixes does not list", code)
 		}
 	}
 }

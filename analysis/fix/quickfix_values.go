@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 )
 
 // Fixes inside string values (variable references and literal secrets)
@@ -22,7 +22,7 @@ func fixInterpolation(d *Document, diag Diagnostic) []Fix {
 	f := diag.Data.Fix
 	repl := f.Value
 	n := d.parsed().NodeAt(diag.Span.Start)
-	if f.Kind != analysis.FixReplaceReference || repl == "" || n == nil || n.Kind != jsonc.String || !n.Closed ||
+	if f.Kind != rules.FixReplaceReference || repl == "" || n == nil || n.Kind != jsonc.String || !n.Closed ||
 		diag.Span.Start <= n.Span.Start || diag.Span.End >= n.Span.End || diag.Span.IsEmpty() {
 		return nil
 	}
@@ -51,7 +51,7 @@ func fixInterpolation(d *Document, diag Diagnostic) []Fix {
 func fixLiteralSecret(d *Document, diag Diagnostic) []Fix {
 	f := diag.Data.Fix
 	n, m, ok := d.valueAt(diag.Span)
-	if !ok || n.Kind != jsonc.String || f.Kind != analysis.FixSecretToVariable || m.Key.Str != f.Key {
+	if !ok || n.Kind != jsonc.String || f.Kind != rules.FixSecretToVariable || m.Key.Str != f.Key {
 		return nil
 	}
 	if pm := parentMember(n.Parent); pm == nil || pm.Key.Str != diag.Data.Field {
@@ -92,7 +92,7 @@ func fixLiteralSecret(d *Document, diag Diagnostic) []Fix {
 func fixDuplicateServer(d *Document, diag Diagnostic) []Fix {
 	f := diag.Data.Fix
 	obj, i, ok := d.memberOfKey(diag.Span)
-	if !ok || f.Kind != analysis.FixRemoveMember || obj.Members[i].Key.Str != f.Key {
+	if !ok || f.Kind != rules.FixRemoveMember || obj.Members[i].Key.Str != f.Key {
 		return nil
 	}
 	return []Fix{{

@@ -2,8 +2,9 @@ package verdict
 
 // Stable codes of the reasons a verdict gives. The schema codes are the
 // rule codes of the schema diagnostics; the others are the codes of the
-// semantic rules that report the same reason (package analysis re-exports
-// them, so a diagnostic and the verdict it reports share one code).
+// semantic rules that report the same reason (package rules names its rule
+// codes after these, so a diagnostic and the verdict it reports share one
+// code).
 const (
 	CodeUnknownServerType = "unknown-server-type"
 	CodeInvalidFieldValue = "invalid-field-value"

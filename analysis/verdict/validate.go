@@ -309,7 +309,7 @@ func schemaUnknownType(dialect string, v *jsonc.Node, allowedHere []string) Prob
 		if len(v.Str) > 40 {
 			p.Detail = "unknown type" // not a type: do not echo it
 		}
-		// The suggestion, and the fix, are the rule's (analysis.Fix).
+		// The suggestion, and the fix, are the rule's (rules.Fix).
 	} else {
 		p.Detail = fmt.Sprintf(`"type" must be a string, not %s`, DescribeKind(v.Kind))
 	}

@@ -16,6 +16,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/lsp"
@@ -67,9 +68,9 @@ var checkFormats = map[string]func(w io.Writer, results []checkResult) error{
 
 // failOn is `check --fail-on`: the least severe finding that makes the
 // exit status 1.
-var failOn = map[string]analysis.Severity{
-	"error":   analysis.SeverityError,
-	"warning": analysis.SeverityWarning,
+var failOn = map[string]rules.Severity{
+	"error":   rules.SeverityError,
+	"warning": rules.SeverityWarning,
 	"never":   0,
 }
 
@@ -165,7 +166,7 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	opts := cache.DiagnoseOptions{
 		Registry: reg, Env: env,
-		Base:     analysis.Config{CommandLookup: *commandLookup},
+		Base:     rules.Config{CommandLookup: *commandLookup},
 		Settings: settings,
 		Folders:  folders,
 	}
@@ -271,7 +272,7 @@ func writeJSON(w io.Writer, results []checkResult) error {
 	return enc.Encode(results)
 }
 
-func toCheckResult(snap *cache.Snapshot, m *lsp.Mapper, path string, d analysis.Diagnostic) (checkResult, error) {
+func toCheckResult(snap *cache.Snapshot, m *lsp.Mapper, path string, d rules.Diagnostic) (checkResult, error) {
 	r := checkResult{Path: path, Severity: d.Severity.String(), Code: d.Code, Message: d.Message}
 	r.Server, _ = d.Data["server"].(string)
 	r.Tools, _ = d.Data["tools"].([]string)
@@ -320,7 +321,7 @@ func printFixDiff(stdout, stderr io.Writer, fixed []*fixedFile, blocked, ioFaile
 		}
 		out := b.Bytes()
 		for _, s := range ff.secrets {
-			out = bytes.ReplaceAll(out, []byte(s), []byte(analysis.Masked))
+			out = bytes.ReplaceAll(out, []byte(s), []byte(rules.Masked))
 		}
 		if _, err := stdout.Write(out); err != nil {
 			fmt.Fprintf(stderr, "mcp-lsp check: %v\n", err)

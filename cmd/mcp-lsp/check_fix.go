@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
 
@@ -114,10 +114,10 @@ func computeFixes(paths []string, opts cache.DiagnoseOptions, unsafe bool, stder
 
 // literalSecrets returns the text of each literal secret the rules found
 // in content, without its quotes.
-func literalSecrets(content []byte, found []analysis.Diagnostic) []string {
+func literalSecrets(content []byte, found []rules.Diagnostic) []string {
 	var out []string
 	for _, d := range found {
-		if d.Code != analysis.CodeLiteralSecret || d.Span.Start < 0 || d.Span.End > len(content) {
+		if d.Code != rules.CodeLiteralSecret || d.Span.Start < 0 || d.Span.End > len(content) {
 			continue
 		}
 		text := string(content[d.Span.Start:d.Span.End])
@@ -132,7 +132,7 @@ func literalSecrets(content []byte, found []analysis.Diagnostic) []string {
 }
 
 // hasFix reports whether any finding offers a fix at all.
-func hasFix(found []analysis.Diagnostic) bool {
+func hasFix(found []rules.Diagnostic) bool {
 	for _, d := range fix.FromAnalysis(found) {
 		if d.Data.Fix.Kind != "" {
 			return true

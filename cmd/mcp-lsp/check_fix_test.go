@@ -10,8 +10,8 @@ import (
 
 	"golang.org/x/tools/txtar"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 )
 
@@ -115,7 +115,7 @@ func TestCheckFixMatchesEditorFixAll(t *testing.T) {
 				if strings.Contains(out+errOut, fa.secret) {
 					t.Errorf("--diff printed the secret:\n%s", out)
 				}
-				if !strings.Contains(out, analysis.Masked) {
+				if !strings.Contains(out, rules.Masked) {
 					t.Errorf("--diff: the line with the secret is not shown masked:\n%s", out)
 				}
 			} else {

@@ -12,8 +12,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
@@ -73,7 +73,7 @@ func runConvert(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	// A configuration file a person writes is read up to the size analysis
 	// takes; a tool's state file (~/.claude.json) up to what is ever read.
-	limit := int64(analysis.MaxConfigSize)
+	limit := int64(rules.MaxConfigSize)
 	if registry.Default().SkimPaths(path) != nil {
 		limit = cache.MaxFileSize
 	}

@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/lsp"
@@ -138,10 +138,10 @@ func printEffectiveText(w io.Writer, t lsp.EffectiveTool) {
 	}
 }
 
-func sortedNames(m map[string]analysis.Secret) []string {
+func sortedNames(m map[string]rules.Secret) []string {
 	var names []string
 	for k := range m {
-		names = append(names, k+"="+analysis.Masked)
+		names = append(names, k+"="+rules.Masked)
 	}
 	slices.Sort(names)
 	return names

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/lsp"
 )
 
@@ -110,18 +110,18 @@ type sarifRegion struct {
 }
 
 // sarifLevel maps a severity to SARIF's levels, which have no hint.
-func sarifLevel(s analysis.Severity) string {
+func sarifLevel(s rules.Severity) string {
 	switch s {
-	case analysis.SeverityError:
+	case rules.SeverityError:
 		return "error"
-	case analysis.SeverityWarning:
+	case rules.SeverityWarning:
 		return "warning"
 	}
 	return "note"
 }
 
 func sarifLevelName(name string) string {
-	s, _ := analysis.ParseSeverity(name)
+	s, _ := rules.ParseSeverity(name)
 	return sarifLevel(s)
 }
 
@@ -129,12 +129,12 @@ func sarifLevelName(name string) string {
 // documentation order, whether or not it was found, so code scanning
 // can show any rule's help.
 func sarifRules() ([]sarifRule, map[string]int) {
-	rules := make([]sarifRule, 0, len(analysis.Rules))
-	index := make(map[string]int, len(analysis.Rules))
-	for i, r := range analysis.Rules {
+	out := make([]sarifRule, 0, len(rules.Rules))
+	index := make(map[string]int, len(rules.Rules))
+	for i, r := range rules.Rules {
 		index[r.Code] = i
 		help := lsp.RulesDocURL + "#" + r.Code
-		rules = append(rules, sarifRule{
+		out = append(out, sarifRule{
 			ID:                   r.Code,
 			Name:                 ruleName(r.Code),
 			ShortDescription:     sarifText{r.Summary},
@@ -144,7 +144,7 @@ func sarifRules() ([]sarifRule, map[string]int) {
 			DefaultConfiguration: sarifConfiguration{sarifLevel(r.Severity)},
 		})
 	}
-	return rules, index
+	return out, index
 }
 
 // ruleName turns a code into the PascalCase identifier SARIF wants as a

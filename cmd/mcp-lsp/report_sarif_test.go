@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/lsp"
 )
 
@@ -47,11 +47,11 @@ func TestSARIFExampleShape(t *testing.T) {
 	if log.Version != "2.1.0" || run.ColumnKind != "utf16CodeUnits" || run.Tool.Driver.Name != "mcp-lsp" {
 		t.Errorf("header: version %q columnKind %q driver %q", log.Version, run.ColumnKind, run.Tool.Driver.Name)
 	}
-	if len(run.Tool.Driver.Rules) != len(analysis.Rules) {
-		t.Errorf("driver lists %d rules, analysis has %d", len(run.Tool.Driver.Rules), len(analysis.Rules))
+	if len(run.Tool.Driver.Rules) != len(rules.Rules) {
+		t.Errorf("driver lists %d rules, analysis has %d", len(run.Tool.Driver.Rules), len(rules.Rules))
 	}
 	for i, r := range run.Tool.Driver.Rules {
-		want := analysis.Rules[i]
+		want := rules.Rules[i]
 		if r.ID != want.Code || r.ShortDescription.Text != want.Summary || r.DefaultConfiguration.Level != sarifLevel(want.Severity) {
 			t.Errorf("rule %d: %+v, want %+v", i, r, want)
 		}

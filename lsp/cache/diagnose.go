@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -18,7 +19,7 @@ type DiagnoseOptions struct {
 	Env      registry.Env
 	// Base is the configuration before any settings: the server enables
 	// command lookup by default, the check CLI only when asked.
-	Base analysis.Config
+	Base rules.Config
 	// Settings are the editor's settings, layered over the project file.
 	Settings analysis.Settings
 	// Folders are where the tools are launched, for cross-file analysis:
@@ -30,22 +31,22 @@ type DiagnoseOptions struct {
 // an MCP configuration file the registry knows, or does not exist: such
 // files get no diagnostics at all. Both the language server and the check
 // CLI call this, so they can never disagree.
-func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found []analysis.Diagnostic, ok bool) {
+func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found []rules.Diagnostic, ok bool) {
 	kind, known := opts.Registry.Match(path, opts.Env)
 	if !known {
 		return nil, nil, false
 	}
 	f = s.File(path)
 	if size, limit, tooLarge := s.TooLarge(f); tooLarge {
-		return f, []analysis.Diagnostic{analysis.TooLarge(size, limit)}, true
+		return f, []rules.Diagnostic{rules.TooLarge(size, limit)}, true
 	}
 	if !f.Exists || f.ReadErr != nil {
 		return f, nil, f.Exists
 	}
 	cfg, _, _ := s.Config(filepath.Dir(path), opts)
 	key := analysisKey{hash: f.Hash, generation: s.generation, registry: opts.Registry, env: opts.Env, config: fmt.Sprint(cfg)}
-	found = slices.Clone(s.analyses.get(path, key, func() []analysis.Diagnostic {
-		return analysis.AnalyzeFile(analysis.FileInput{
+	found = slices.Clone(s.analyses.get(path, key, func() []rules.Diagnostic {
+		return rules.AnalyzeFile(rules.FileInput{
 			Path:     path,
 			Content:  f.Content,
 			Parsed:   s.Parse(f),
@@ -58,9 +59,9 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 	}))
 	if len(opts.Folders) > 0 {
 		found = append(found, cfg.Filter(s.Workspace(opts).CrossFile[path])...)
-		analysis.SortDiagnostics(found)
+		rules.SortDiagnostics(found)
 	}
-	found = cfg.Suppress(analysis.SuppressInput{Path: path, Content: f.Content, Parsed: s.Parse(f), Kind: kind, CrossFile: len(opts.Folders) > 0}, found)
+	found = cfg.Suppress(rules.SuppressInput{Path: path, Content: f.Content, Parsed: s.Parse(f), Kind: kind, CrossFile: len(opts.Folders) > 0}, found)
 	return f, found, true
 }
 
@@ -68,20 +69,20 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 // then the nearest project file (.mcp-lsp.json in dir or an ancestor; an
 // open buffer of it counts), then the editor settings. It also returns the
 // project file's path ("" if none) and the problems found in the settings.
-func (s *Snapshot) Config(dir string, opts DiagnoseOptions) (analysis.Config, string, []string) {
+func (s *Snapshot) Config(dir string, opts DiagnoseOptions) (rules.Config, string, []string) {
 	cfg := opts.Base
 	var problems []string
 	projectPath := ""
 	for d := dir; ; d = filepath.Dir(d) {
-		candidate := filepath.Join(d, analysis.ProjectConfigName)
+		candidate := filepath.Join(d, rules.ProjectConfigName)
 		if f := s.File(candidate); f.Exists {
 			projectPath = candidate
 			if f.ReadErr != nil {
-				problems = append(problems, fmt.Sprintf("%s is not read: %v", analysis.ProjectConfigName, errors.Unwrap(f.ReadErr)))
+				problems = append(problems, fmt.Sprintf("%s is not read: %v", rules.ProjectConfigName, errors.Unwrap(f.ReadErr)))
 				break
 			}
 			if _, limit, tooLarge := s.TooLarge(f); tooLarge {
-				problems = append(problems, fmt.Sprintf("%s is not read: larger than %d bytes", analysis.ProjectConfigName, limit))
+				problems = append(problems, fmt.Sprintf("%s is not read: larger than %d bytes", rules.ProjectConfigName, limit))
 				break
 			}
 			settings, p := analysis.ParseSettings(f.Content)
@@ -117,7 +118,7 @@ type analysisMemo struct {
 
 type analysisEntry struct {
 	key   analysisKey
-	found []analysis.Diagnostic
+	found []rules.Diagnostic
 }
 
 type analysisKey struct {
@@ -125,12 +126,12 @@ type analysisKey struct {
 	generation uint64
 	registry   *registry.Registry
 	env        registry.Env
-	config     string // the analysis.Config, printed (maps print sorted)
+	config     string // the rules.Config, printed (maps print sorted)
 }
 
 // get returns path's findings for key, computing them when the memo holds
 // none for it. The result is shared: callers must not modify it.
-func (m *analysisMemo) get(path string, key analysisKey, compute func() []analysis.Diagnostic) []analysis.Diagnostic {
+func (m *analysisMemo) get(path string, key analysisKey, compute func() []rules.Diagnostic) []rules.Diagnostic {
 	m.mu.Lock()
 	e, ok := m.entries[path]
 	m.mu.Unlock()

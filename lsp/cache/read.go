@@ -13,7 +13,7 @@ import (
 
 // MaxFileSize is the most the server or the CLI ever reads of one file.
 // It is far above what a person writes (analysis stops at
-// analysis.MaxConfigSize) because a tool's state file such as
+// rules.MaxConfigSize) because a tool's state file such as
 // ~/.claude.json grows with the user's prompt history (files of 100 MB
 // are reported) and must still be read; it exists so that no file, of
 // whatever size, can exhaust the memory.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -129,7 +129,7 @@ func TestReadFileCap(t *testing.T) {
 func TestSnapshotNeverReadsDevices(t *testing.T) {
 	dir := t.TempDir()
 	unblock := mkfifo(t, filepath.Join(dir, ".mcp.json"))
-	symlink(t, "/dev/zero", filepath.Join(dir, analysis.ProjectConfigName))
+	symlink(t, "/dev/zero", filepath.Join(dir, rules.ProjectConfigName))
 	write(t, filepath.Join(dir, "opencode.json"), `{"mcp": {"s": {"type": "local", "command": ["node", "{file:/dev/zero}", "{file:/dev/stdin}", "{file:/proc/self/fd/0}", "{file:`+dir+`/.mcp.json}", "{file:`+dir+`/missing}"]}}}`)
 	opts := DiagnoseOptions{Registry: registry.Default(), Env: registry.Env{Home: t.TempDir(), GOOS: "linux"}, Folders: []Folder{{Path: dir}}}
 	snap := NewSession(nil, nil).Snapshot()
@@ -141,7 +141,7 @@ func TestSnapshotNeverReadsDevices(t *testing.T) {
 		_, found, ok = snap.Diagnose(filepath.Join(dir, "opencode.json"), opts)
 		var missing []string
 		for _, d := range found {
-			if d.Code == analysis.CodeMissingFileReference {
+			if d.Code == rules.CodeMissingFileReference {
 				missing = append(missing, d.Message)
 			}
 		}
@@ -157,12 +157,12 @@ func TestSnapshotNeverReadsDevices(t *testing.T) {
 	})
 }
 
-// TestSnapshotTooLarge: a configuration file over analysis.MaxConfigSize
+// TestSnapshotTooLarge: a configuration file over rules.MaxConfigSize
 // gets one finding, whether on disk or in a buffer; its parse is empty.
 func TestSnapshotTooLarge(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".mcp.json")
-	big := append([]byte(`{"mcpServers": {"s": {}}}`), bytes.Repeat([]byte(" "), analysis.MaxConfigSize)...)
+	big := append([]byte(`{"mcpServers": {"s": {}}}`), bytes.Repeat([]byte(" "), rules.MaxConfigSize)...)
 	if err := os.WriteFile(path, big, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestSnapshotTooLarge(t *testing.T) {
 	check := func(what string, snap *Snapshot) {
 		t.Helper()
 		f, found, ok := snap.Diagnose(path, opts)
-		if !ok || len(found) != 1 || found[0].Code != analysis.CodeFileTooLarge {
+		if !ok || len(found) != 1 || found[0].Code != rules.CodeFileTooLarge {
 			t.Fatalf("%s: %v", what, found)
 		}
 		if p := snap.Parse(f); p.Root != nil {
@@ -181,7 +181,7 @@ func TestSnapshotTooLarge(t *testing.T) {
 	check("disk", s.Snapshot())
 	check("buffer", s.Modify([]Modification{{Path: path, Overlay: &Overlay{Path: path, Version: 1, Content: big}}}, nil))
 	small := s.Modify([]Modification{{Path: path, Overlay: &Overlay{Path: path, Version: 2, Content: big[:25]}}}, nil)
-	if _, found, _ := small.Diagnose(path, opts); len(found) == 0 || found[0].Code == analysis.CodeFileTooLarge {
+	if _, found, _ := small.Diagnose(path, opts); len(found) == 0 || found[0].Code == rules.CodeFileTooLarge {
 		t.Errorf("cut to size: %v", found)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 )
 
 // resolver answers analysis's questions about the machine from this
@@ -24,9 +24,9 @@ type resolver struct {
 	lookup bool
 }
 
-var _ analysis.Resolver = resolver{}
+var _ rules.Resolver = resolver{}
 
-// LookPath implements analysis.Resolver with exec.LookPath for bare names
+// LookPath implements rules.Resolver with exec.LookPath for bare names
 // (a PATH search: stat calls, no execution) and a stat for paths.
 func (r resolver) LookPath(command, dir string) bool {
 	if !r.lookup {
@@ -82,7 +82,7 @@ func lookPath(command, dir, home string) bool {
 	return err == nil
 }
 
-// FileExists implements analysis.Resolver over the snapshot, with a stat
+// FileExists implements rules.Resolver over the snapshot, with a stat
 // (Snapshot.Exists): the file a {file:...} reference names is never read.
 func (r resolver) FileExists(path string) bool {
 	return r.snap.Exists(expandHome(path, r.home))

@@ -4,7 +4,7 @@ import (
 	"maps"
 	"sync"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -17,8 +17,8 @@ type Session struct {
 	reg    *registry.Registry
 	parses *parseCache
 	// analysis holds the verdicts on entries and the per-entry findings
-	// for the session's lifetime (analysis.Cache), keyed by content.
-	analysis *analysis.Cache
+	// for the session's lifetime (rules.Cache), keyed by content.
+	analysis *rules.Cache
 	analyses *analysisMemo
 
 	mu      sync.Mutex
@@ -44,7 +44,7 @@ func NewSession(fs FileSystem, reg *registry.Registry) *Session {
 		reg = registry.Default()
 	}
 	s := &Session{
-		fs: fs, reads: reads, reg: reg, parses: newParseCache(), analysis: analysis.NewCache(),
+		fs: fs, reads: reads, reg: reg, parses: newParseCache(), analysis: rules.NewCache(),
 		analyses: &analysisMemo{entries: map[string]analysisEntry{}},
 		lookups:  newLookupCache(),
 	}

@@ -24,9 +24,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 )
 
@@ -109,7 +109,7 @@ type Snapshot struct {
 	parses   *parseCache
 	// analysis is the session's cache of verdicts and per-entry findings,
 	// shared by every snapshot: it is keyed by content, not by version.
-	analysis *analysis.Cache
+	analysis *rules.Cache
 	analyses *analysisMemo
 	// generation and lookups: see Session.
 	generation uint64
@@ -125,7 +125,7 @@ type Snapshot struct {
 // Analysis is the session's analysis cache (verdicts on entries and
 // per-entry findings), for callers that analyse or judge this snapshot's
 // files outside Diagnose (hover, code actions).
-func (s *Snapshot) Analysis() *analysis.Cache { return s.analysis }
+func (s *Snapshot) Analysis() *rules.Cache { return s.analysis }
 
 // ID increases with every change; a larger ID is a newer snapshot.
 func (s *Snapshot) ID() uint64 { return s.id }
@@ -222,15 +222,15 @@ func (s *Snapshot) Parse(f *File) *jsonc.File {
 
 // TooLarge reports whether f is not analysed for its size, and the limit
 // it is over: a file larger than MaxFileSize was not even read; a file
-// that is not a tool's state file is analysed up to analysis.MaxConfigSize
+// that is not a tool's state file is analysed up to rules.MaxConfigSize
 // (see there for why, buffers included). Diagnose gives such a file one
 // finding, and every other feature sees an empty document.
 func (s *Snapshot) TooLarge(f *File) (size, limit int64, tooLarge bool) {
 	if e, ok := errors.AsType[*TooLargeError](f.ReadErr); ok {
 		return e.Size, e.Limit, true
 	}
-	if f.ReadErr == nil && len(f.Content) > analysis.MaxConfigSize && s.skim(f.Path) == nil {
-		return int64(len(f.Content)), analysis.MaxConfigSize, true
+	if f.ReadErr == nil && len(f.Content) > rules.MaxConfigSize && s.skim(f.Path) == nil {
+		return int64(len(f.Content)), rules.MaxConfigSize, true
 	}
 	return 0, 0, false
 }

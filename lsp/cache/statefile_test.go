@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -80,11 +80,11 @@ func TestStateFileAnalysedForItsMCPPartsOnly(t *testing.T) {
 		t.Fatal("the parts no reader reads were parsed")
 	}
 	kind, _ := opts.Registry.Match(path, opts.Env)
-	full := analysis.AnalyzeFile(analysis.FileInput{Path: path, Content: content, Parsed: jsonc.Parse(content), Kind: kind, Registry: opts.Registry})
-	var want []analysis.Diagnostic
+	full := rules.AnalyzeFile(rules.FileInput{Path: path, Content: content, Parsed: jsonc.Parse(content), Kind: kind, Registry: opts.Registry})
+	var want []rules.Diagnostic
 	history := 0
 	for _, d := range full {
-		if d.Code == analysis.CodeDuplicateKey && strings.Contains(string(content[d.Span.Start:d.Span.End]), "pastedContents") {
+		if d.Code == rules.CodeDuplicateKey && strings.Contains(string(content[d.Span.Start:d.Span.End]), "pastedContents") {
 			history++
 			continue
 		}
@@ -93,13 +93,13 @@ func TestStateFileAnalysedForItsMCPPartsOnly(t *testing.T) {
 	if history == 0 {
 		t.Fatal("the planted duplicate in the history was not found by the full parse: the test proves nothing")
 	}
-	codes := func(ds []analysis.Diagnostic) (out []string) {
+	codes := func(ds []rules.Diagnostic) (out []string) {
 		for _, d := range ds {
 			out = append(out, fmt.Sprintf("%d:%s", line(content, d.Span.Start), d.Code))
 		}
 		return out
 	}
-	if !slices.EqualFunc(skimmed, want, func(a, b analysis.Diagnostic) bool {
+	if !slices.EqualFunc(skimmed, want, func(a, b rules.Diagnostic) bool {
 		return a.Span == b.Span && a.Code == b.Code && a.Message == b.Message
 	}) {
 		t.Fatalf("skimmed findings %v, want %v", codes(skimmed), codes(want))
@@ -124,8 +124,8 @@ func TestStateFile69MB(t *testing.T) {
 	snap := s.Snapshot()
 	f, found, _ := snap.Diagnose(path, opts)
 	wantLines := map[string]int{
-		analysis.CodeEmptyCommand:       line(content, bytes.Index(content, []byte(`"command": ""`))),
-		analysis.CodeReservedServerName: line(content, bytes.Index(content, []byte(`"workspace": {`))),
+		rules.CodeEmptyCommand:       line(content, bytes.Index(content, []byte(`"command": ""`))),
+		rules.CodeReservedServerName: line(content, bytes.Index(content, []byte(`"workspace": {`))),
 	}
 	got := map[string]int{}
 	for _, d := range found {

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -23,7 +23,7 @@ type Folder struct {
 // findings per file.
 type WorkspaceAnalysis struct {
 	Results   []*effective.Result
-	CrossFile map[string][]analysis.Diagnostic
+	CrossFile map[string][]rules.Diagnostic
 }
 
 // Effective computes the effective configuration of every tool with a
