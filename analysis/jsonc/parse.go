@@ -90,6 +90,9 @@ type parser struct {
 
 	// skim, when set, drops the members no reader needs (see Skim).
 	skim *skimmer
+
+	// keys is the set checkUnique reuses for every large object.
+	keys map[string]struct{}
 }
 
 // advance moves to the next token.
@@ -375,8 +378,31 @@ func (p *parser) object(depth int) *Node {
 	obj.Members = carve(&p.mem.memPtrs, p.mem.chunk, p.memberStack[mark:])
 	p.memberStack = p.memberStack[:mark]
 	obj.link()
+	p.checkUnique(obj)
 	p.openObjects--
 	return obj
+}
+
+// checkUnique records whether no two members of a large object share a
+// key (Node.KeysUnique). Every analysis of a server map needs to know
+// which member is the last with its name; finding out takes a map of a
+// thousand keys, built here once per parse rather than by every rule and
+// every effective computation that reads the tree.
+func (p *parser) checkUnique(obj *Node) {
+	if len(obj.Members) <= uniqueKeysMin {
+		return
+	}
+	if p.keys == nil {
+		p.keys = make(map[string]struct{}, len(obj.Members))
+	}
+	clear(p.keys)
+	for _, m := range obj.Members {
+		if _, dup := p.keys[m.Key.Str]; dup {
+			return
+		}
+		p.keys[m.Key.Str] = struct{}{}
+	}
+	obj.keysUnique = true
 }
 
 // members parses an object's members onto memberStack, up to and

@@ -41,6 +41,8 @@ type Node struct {
 	// Closed reports whether an Object, Array or String has its closing
 	// delimiter. Completion uses it to know whether to insert one.
 	Closed bool
+	// keysUnique: see KeysUnique.
+	keysUnique bool
 	// index is the position of this node in Parent.Members (keys and
 	// values alike) or Parent.Elements, so Path and Member are O(1) per
 	// level instead of a scan of the parent.
@@ -189,6 +191,16 @@ func (n *Node) Get(key string) *Member {
 	}
 	return nil
 }
+
+// uniqueKeysMin is the number of members above which the parser checks
+// an object's keys for duplicates (KeysUnique): a smaller object is
+// checked faster by comparing its keys than by building a set.
+const uniqueKeysMin = 16
+
+// KeysUnique reports that the parser checked that no two members of the
+// Object n share a key. It does so for objects of more than 16 members
+// only (a server map), so false means "not known", not "duplicated".
+func (n *Node) KeysUnique() bool { return n.keysUnique }
 
 // Member returns the member whose Key or Value is n, or nil if n is not
 // directly inside an Object.

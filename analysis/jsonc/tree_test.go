@@ -1,6 +1,7 @@
 package jsonc
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -113,5 +114,43 @@ func TestPathPointerFind(t *testing.T) {
 func TestKindString(t *testing.T) {
 	if Object.String() != "object" || Invalid.String() != "invalid" || Kind(99).String() != "Kind(99)" {
 		t.Errorf("Kind.String is wrong")
+	}
+}
+
+// TestKeysUnique: the parser records that a large object's keys are
+// unique, and never claims it for one with a duplicate.
+func TestKeysUnique(t *testing.T) {
+	object := func(n int, dup bool) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			key := i
+			if dup && i == n-1 {
+				key = 3
+			}
+			fmt.Fprintf(&b, `"k%d": {"a": 1, "a": 2}`, key)
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{object(uniqueKeysMin+1, false), true},
+		{object(1000, false), true},
+		{object(1000, true), false},
+		{object(uniqueKeysMin, false), false}, // small: not checked
+	} {
+		f := Parse([]byte(c.text))
+		if got := f.Root.KeysUnique(); got != c.want {
+			t.Errorf("%d members: KeysUnique = %v, want %v", len(f.Root.Members), got, c.want)
+		}
+		if f.Root.Members[0].Value.KeysUnique() {
+			t.Errorf("a two-member object with a duplicate key is reported unique")
+		}
 	}
 }

@@ -3,9 +3,10 @@ package rules
 import "github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 
 // Cache is what analysis remembers between calls: the verdicts on server
-// entries (verdict.Cache) and, per entry, the reconciled schema findings
-// and the semantic findings. Everything in it is keyed by content (the
-// registry, the readers, the entry's bytes), so a hit returns exactly what
+// entries (verdict.Cache) and, per entry, the reconciled schema findings,
+// the semantic findings and the project rules' findings. Everything in it
+// is keyed by content (the registry, the readers or the file's scope, the
+// entry's bytes), so a hit returns exactly what
 // the computation would: spans are stored relative to the entry and
 // re-based, Data is copied. An edit changes one entry of a large file; the
 // others' findings are re-based, not redone.
@@ -25,6 +26,7 @@ type Cache struct {
 	Verdicts *verdict.Cache
 	subjects verdict.Memo[entryMemoKey, []Diagnostic]
 	sem      verdict.Memo[entryMemoKey, *semMemoResult]
+	proj     verdict.Memo[entryMemoKey, []Diagnostic] // checkProjectRules
 }
 
 // NewCache returns an empty cache.
@@ -35,6 +37,7 @@ func (c *Cache) Reset() {
 	c.Verdicts.Reset()
 	c.subjects.Reset()
 	c.sem.Reset()
+	c.proj.Reset()
 }
 
 // fit makes room in every memo for a server map of n entries read by
@@ -45,6 +48,7 @@ func (c *Cache) fit(n, readers int) {
 	c.Verdicts.Fit(n * max(readers, 1))
 	c.subjects.Fit(n)
 	c.sem.Fit(n)
+	c.proj.Fit(n)
 }
 
 // memoGeneration is the size of one generation of the memos: a server map

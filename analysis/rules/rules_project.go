@@ -1,14 +1,15 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
-	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"net"
 	"net/url"
 	"regexp"
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -30,10 +31,22 @@ var projectRules = []Rule{
 }
 
 // checkProjectRules runs the rules of this file over every server entry.
+// Their findings depend on nothing but the member's text (name included)
+// and whether the file is shared with the project, so they are memoised
+// by text like the semantic rules (semantic_memo.go): an edit of a large
+// file runs them on the edited entry only.
 func checkProjectRules(in FileInput) []Diagnostic {
 	if in.Kind == nil || in.Parsed == nil {
 		return nil
 	}
+	project := in.Kind.Scope == registry.ScopeProject
+	key := entryMemoKey{reg: in.Registry, ctx: "project-rules"}
+	if project {
+		key.ctx += "|project-scope"
+	}
+	// Spans are re-based on the parse's text: a memo is only usable when
+	// that is the text analysed.
+	memo := in.Cache != nil && bytes.Equal(in.Content, in.Parsed.Src)
 	var ds []Diagnostic
 	seen := map[*jsonc.Member]bool{}
 	for i := range in.Kind.Readers {
@@ -41,20 +54,43 @@ func checkProjectRules(in FileInput) []Diagnostic {
 			if sm.Node == nil || sm.Node.Kind != jsonc.Object {
 				continue
 			}
+			if memo {
+				in.Cache.fit(len(sm.Node.Members), 1)
+			}
 			for _, m := range sm.Node.Members {
 				if seen[m] || m.Key == nil || m.Value == nil || m.Value.Kind != jsonc.Object {
 					continue
 				}
 				seen[m] = true
-				name, _ := verdict.Decode(m.Key).(string)
-				if in.Kind.Scope == registry.ScopeProject {
-					ds = append(ds, homePaths(name, m.Value)...)
+				if !memo || !memoSafe(in.Parsed, in.index, m) {
+					ds = append(ds, projectRulesOf(m, project)...)
+					continue
 				}
-				ds = append(ds, credentialOverHTTP(name, m.Value)...)
+				at := m.Span.Start
+				text := in.Parsed.Src[at:m.Span.End]
+				found, ok := in.Cache.proj.Get(key, text)
+				if !ok {
+					found = memoDiagnostics(projectRulesOf(m, project), at)
+					in.Cache.proj.Put(key, string(text), found)
+				}
+				for _, d := range found {
+					ds = append(ds, rebase(d, at))
+				}
 			}
 		}
 	}
 	return ds
+}
+
+// projectRulesOf is what the rules of this file find on the server m, in
+// a file shared with the project or not.
+func projectRulesOf(m *jsonc.Member, project bool) []Diagnostic {
+	name, _ := verdict.Decode(m.Key).(string)
+	var ds []Diagnostic
+	if project {
+		ds = append(ds, homePaths(name, m.Value)...)
+	}
+	return append(ds, credentialOverHTTP(name, m.Value)...)
 }
 
 // homeDir matches a home directory at the start of a value or after a

@@ -12,8 +12,8 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
-// The memos (Cache: verdicts, reconciled schema findings, semantic findings) must be
-// invisible: after any sequence of edits, an analysis with warm memos
+// The memos (Cache: verdicts, reconciled schema findings, semantic and
+// project-rule findings) must be invisible: after any sequence of edits, an analysis with warm memos
 // gives exactly what a cold one gives.
 
 // memoVersion is one version of a file in an editing session.
@@ -58,6 +58,8 @@ const memoMCP = `{
     "opencode-style": {"type": "local", "command": ["npx", "srv"], "environment": {"K": "{env:K}"}},
     "port": {"type": "http", "url": "http://localhost:${PORT}/mcp"},
     "ok": {"command": "node", "args": ["server.js"], "env": {"TOKEN": "${TOKEN}"}},
+    "home": {"command": "/home/ann/bin/srv", "args": ["--root=/Users/bob/src"]},
+    "plain": {"type": "http", "url": "http://example.com/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}},
     "secret": {"type": "http", "url": "https://x.example/mcp", "headers": {"Authorization": "Bearer abcdefghijklmnopqrstuvwxyz012345"}}
   }
 }

@@ -209,6 +209,9 @@ func (x *parseIndex) lastMembers(n *jsonc.Node) []*jsonc.Member {
 // small objects: servers and their fields have a handful of keys).
 func lastByKey(n *jsonc.Node) map[string]*jsonc.Member {
 	ms := n.Members
+	if n.KeysUnique() { // checked once, by the parser
+		return nil
+	}
 	if len(ms) <= 16 {
 		dup := false
 	small:
