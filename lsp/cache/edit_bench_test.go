@@ -1,0 +1,69 @@
+package cache
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+)
+
+// BenchmarkDiagnoseEdit is the analysis half of an edit of a 1,000-server
+// .mcp.json open in a workspace folder, in process (no JSON-RPC): a new
+// buffer version, then Diagnose as the server's worker calls it (command
+// lookup on, cross-file analysis over the folder). The built-server
+// benchmark (cmd/mcp-lsp, BenchmarkServer) measures what the user feels;
+// this one isolates the part a profile of it attributes to the cache:
+//
+//	go test ./lsp/cache -run X -bench DiagnoseEdit -benchmem
+func BenchmarkDiagnoseEdit(b *testing.B) {
+	root := b.TempDir()
+	home := filepath.Join(root, "home")
+	folder := filepath.Join(root, "project")
+	for _, d := range []string{home, folder} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var t strings.Builder
+	t.WriteString("{\n  \"mcpServers\": {\n")
+	for i := range 1000 {
+		if i > 0 {
+			t.WriteString(",\n")
+		}
+		args := fmt.Sprintf(`["-y", "@example/server-%d", "--port", "%d"]`, i, 1000+i)
+		if i%97 == 5 {
+			args = `"not-an-array"`
+		}
+		fmt.Fprintf(&t, "    \"server-%05d\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": %s,\n      \"env\": {\"NODE_ENV\": \"production\", \"LEVEL\": \"%d\"}\n    }", i, args, i)
+	}
+	t.WriteString("\n  }\n}\n")
+	text := t.String()
+	path := filepath.Join(folder, ".mcp.json")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	opts := DiagnoseOptions{
+		Registry: registry.Default(),
+		Env:      registry.Env{Home: home, GOOS: "linux"},
+		Base:     rules.Config{CommandLookup: true},
+		Folders:  []Folder{{Path: folder}},
+	}
+	s := NewSession(nil, nil)
+	edit := func(v int32) {
+		content := text + strings.Repeat(" ", int(v)%2+1)
+		snap := s.Modify([]Modification{{Path: path, Overlay: &Overlay{Path: path, URI: "file://" + path, Version: v, Content: []byte(content)}}}, nil)
+		if _, found, ok := snap.Diagnose(path, opts); !ok || len(found) == 0 {
+			b.Fatal("no diagnostics")
+		}
+	}
+	edit(1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		edit(int32(i + 2))
+	}
+}
