@@ -125,3 +125,7 @@ func (ws *Workspace) toolName(dialect string) string {
 	}
 	return dialect
 }
+
+// TargetFile is where a server written for dialect goes in the project
+// (see targetFile): the file conversions and `mcp-lsp sync` write.
+func (ws *Workspace) TargetFile(dialect string) string { return ws.targetFile(dialect) }

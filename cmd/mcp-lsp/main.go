@@ -5,6 +5,7 @@
 //	mcp-lsp check [--format text|json|sarif|github] [--fix|--diff] [PATH...] check (and fix) files or directories
 //	mcp-lsp effective [--tool ID] [--cwd DIR] [DIR]           what each tool will start
 //	mcp-lsp convert --to DIALECT [--write PATH] FILE          convert between dialects
+//	mcp-lsp sync [--to TOOLS] [--dry-run|--check] SOURCE      write one source's servers into every tool
 //	mcp-lsp version (or --version)                           print the version and commit
 package main
 
@@ -31,6 +32,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return runEffective(ctx, args[1:], stdout, stderr)
 		case "convert":
 			return runConvert(ctx, args[1:], stdout, stderr)
+		case "sync":
+			return runSync(ctx, args[1:], stdout, stderr)
 		case "version", "--version", "-version":
 			fmt.Fprintln(stdout, versionLine())
 			return 0
@@ -91,6 +94,30 @@ Usage:
         "changes: ..."), never with its value. Exit status: 0 converted,
         even with losses (1 with --strict); 2 usage or I/O error, or a
         server the target cannot hold at all.
+  mcp-lsp sync [--to TOOLS] [--scope project|user] [--var NAME=VALUE]...
+               [--from DIALECT] [--project DIR] [--dry-run | --check] [--force] SOURCE
+        Write the servers of SOURCE into each tool's own file, in its
+        format: --to names the tools (claude-code, opencode, cursor, ...);
+        by default every tool whose file is present at that scope. A
+        missing file is created; an existing one gets minimal edits that
+        keep comments, formatting, key order, line endings and every other
+        key. A file that does not parse is never touched (exit 2). Each
+        file is replaced atomically. What sync wrote is recorded in
+        .mcp-lsp/sync.json (commit it), so the next sync updates its own
+        entries, removes those whose server left SOURCE, and leaves alone
+        an entry changed by hand (drift) or a server of the same name it
+        did not write (a clash), unless --force. A second run changes
+        nothing. SOURCE may be a template: {{root}} is the project root,
+        {{runtime.python}} the Python of a .venv beside SOURCE, else the
+        project's, else python3 on PATH (looked up, never run), {{NAME}} a
+        --var; an unknown variable is an error. For a SOURCE no tool reads
+        (an extension's mcp.json), a bare "python" command and "--root ."
+        are resolved the same way. The output says what was substituted
+        and what each target cannot express. --dry-run prints a unified
+        diff (the report goes to stderr); --check exits 1 when a target is
+        out of date. Exit status: 0 done, 1 drift, a clash or a refused
+        server (or out of date with --check), 2 usage or I/O error or a
+        target that does not parse.
   mcp-lsp version, mcp-lsp --version
         Print the version, the commit it was built from, and the Go version.
 `

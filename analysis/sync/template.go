@@ -1,0 +1,216 @@
+package sync
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
+)
+
+// Template variables. A source may write {{root}}, {{runtime.python}} or
+// {{NAME}} for a value given with `--var NAME=VALUE` anywhere in its text
+// (the VaultSpec ADR's escape hatch, seed 003); they are replaced before
+// the source is parsed, each value escaped for the JSON string it lands
+// in. A {{...}} that names no known variable is an error, not text left
+// for the tool: every tool would pass it through literally, and the
+// server would start with "{{root}}" as its argument.
+
+// Variable names of the values sync always knows.
+const (
+	VarRoot   = "root"           // the project root, absolute
+	VarPython = "runtime.python" // the Python to run the server with
+)
+
+// Vars are the values of the template variables: VarRoot, VarPython when
+// a Python was found, and every --var. The caller looks them up (the
+// Python is found by stat and PATH lookup, never run); this package does
+// no I/O.
+type Vars map[string]string
+
+// Substitution is one value sync put into a server, for the output to
+// say: a {{...}} variable, or the ADR's automatic resolution of a bare
+// "python" command or "--root .".
+type Substitution struct {
+	// Server is the server's name; "" for a variable outside any server.
+	Server string
+	// What was replaced: "{{runtime.python}}", `"command": "python"`,
+	// "--root .".
+	What  string
+	Value string
+	// Line is the 1-based line of a {{...}} in the source; 0 for an
+	// automatic resolution.
+	Line int
+}
+
+// TemplateError is a {{...}} that cannot be resolved: an unknown name, or
+// a known one without a value (no Python found).
+type TemplateError struct {
+	Line, Col int // 1-based; Col in bytes
+	Name      string
+	Reason    string
+}
+
+func (e *TemplateError) Error() string {
+	return fmt.Sprintf("line %d:%d: {{%s}}: %s", e.Line, e.Col, e.Name, e.Reason)
+}
+
+// Placeholder is one {{...}} in a text, by byte offsets (Start at the
+// first brace, End after the last) and its trimmed name.
+type Placeholder struct {
+	Start, End int
+	Name       string
+}
+
+// Placeholders finds every {{...}} in src, in order. A "{{" without a
+// closing "}}" on the same line is not one. It is what the template
+// resolver and the rule for unresolved placeholders in tools' files both
+// scan with.
+func Placeholders(src []byte) []Placeholder {
+	var out []Placeholder
+	for i := 0; i+1 < len(src); {
+		j := bytes.Index(src[i:], []byte("{{"))
+		if j < 0 {
+			break
+		}
+		start := i + j
+		for start+2 < len(src) && src[start+2] == '{' {
+			start++ // ${{{X}}}: the innermost pair is the placeholder
+		}
+		rest := src[start+2:]
+		k := bytes.Index(rest, []byte("}}"))
+		nl := bytes.IndexAny(rest, "\r\n\"")
+		if k < 0 || (nl >= 0 && nl < k) {
+			i = start + 2
+			continue
+		}
+		name := strings.TrimSpace(string(rest[:k]))
+		if name == "" || strings.ContainsAny(name, "{}") {
+			i = start + 2
+			continue
+		}
+		out = append(out, Placeholder{Start: start, End: start + 2 + k + 2, Name: name})
+		i = start + 2 + k + 2
+	}
+	return out
+}
+
+// KnownVars lists the variables a template may use besides the --var
+// names, for messages.
+var KnownVars = []string{VarRoot, VarPython}
+
+// Resolve replaces each {{...}} of a JSON source with its value, escaped
+// for a JSON string. It returns every error, one per placeholder, and no
+// content when there is any.
+func Resolve(src []byte, vars Vars) ([]byte, []Substitution, []error) {
+	ps := Placeholders(src)
+	if len(ps) == 0 {
+		return src, nil, nil
+	}
+	var out bytes.Buffer
+	var subs []Substitution
+	var errs []error
+	at := 0
+	for _, p := range ps {
+		line, col := position(src, p.Start)
+		v, ok := vars[p.Name]
+		if !ok {
+			reason := "unknown variable (known: " + strings.Join(knownNames(vars), ", ") + "; give others with --var NAME=VALUE)"
+			if p.Name == VarPython {
+				reason = "no Python found: no .venv beside the source or in the project, and no python3 on PATH (give one with --var runtime.python=PATH)"
+			}
+			errs = append(errs, &TemplateError{Line: line, Col: col, Name: p.Name, Reason: reason})
+			continue
+		}
+		out.Write(src[at:p.Start])
+		out.WriteString(escapeJSON(v))
+		at = p.End
+		subs = append(subs, Substitution{What: "{{" + p.Name + "}}", Value: v, Line: line})
+	}
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	out.Write(src[at:])
+	return out.Bytes(), subs, nil
+}
+
+func knownNames(vars Vars) []string {
+	names := slices.Clone(KnownVars)
+	for k := range vars {
+		if !slices.Contains(names, k) {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// AutoResolve applies the ADR's automatic resolution (seed 003, 4.2) to a
+// server read from an extension's mcp.json: a bare "python" or "python3"
+// command becomes vars[VarPython], and "--root ." (or "--root=.") the
+// absolute root. It changes s in place and returns what it substituted.
+// A command that is not a bare python, or a Python not found, is left.
+func AutoResolve(s *convert.Server, vars Vars) []Substitution {
+	var subs []Substitution
+	if cmd, ok := s.Command.Literal(); ok && (cmd == "python" || cmd == "python3") {
+		if py, ok := vars[VarPython]; ok {
+			s.Command = convert.Lit(py)
+			subs = append(subs, Substitution{Server: s.Name, What: fmt.Sprintf("%q command", cmd), Value: py})
+		}
+	}
+	root, ok := vars[VarRoot]
+	if !ok {
+		return subs
+	}
+	for i := range s.Args {
+		a, ok := s.Args[i].Literal()
+		if !ok {
+			continue
+		}
+		switch {
+		case a == "." && i > 0 && literal(s.Args[i-1]) == "--root":
+			s.Args[i] = convert.Lit(root)
+			subs = append(subs, Substitution{Server: s.Name, What: "--root .", Value: root})
+		case a == "--root=.":
+			s.Args[i] = convert.Lit("--root=" + root)
+			subs = append(subs, Substitution{Server: s.Name, What: "--root=.", Value: root})
+		}
+	}
+	return subs
+}
+
+func literal(t convert.Text) string {
+	s, _ := t.Literal()
+	return s
+}
+
+// escapeJSON escapes s for the inside of a JSON string.
+func escapeJSON(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// position is the 1-based line and byte column of off.
+func position(src []byte, off int) (line, col int) {
+	line = bytes.Count(src[:off], []byte("\n")) + 1
+	col = off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
+	return line, col
+}
