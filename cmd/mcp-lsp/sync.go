@@ -14,9 +14,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis"
 	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	mcpsync "github.com/mcp-lsp/mcp-lsp/analysis/sync"
 	"github.com/mcp-lsp/mcp-lsp/discovery"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
@@ -57,7 +57,7 @@ func readForSync(path string) ([]byte, bool, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
-	limit := int64(analysis.MaxConfigSize)
+	limit := int64(rules.MaxConfigSize)
 	if registry.Default().SkimPaths(path) != nil {
 		limit = cache.MaxFileSize
 	}
