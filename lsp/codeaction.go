@@ -84,6 +84,7 @@ func (s *Server) codeActionCaps() codeActionCaps {
 		edits: editCaps{
 			documentChanges: we.DocumentChanges,
 			create:          we.DocumentChanges && slices.Contains(we.ResourceOperations, "create"),
+			mappers:         s.mappers,
 		},
 	}
 }

@@ -52,6 +52,8 @@ type versionedDocument struct {
 type editCaps struct {
 	documentChanges bool // documentChanges instead of changes
 	create          bool // resource operation "create"
+	// mappers converts offsets in the session's position encoding.
+	mappers *mapperCache
 }
 
 // toWorkspaceEdit converts a protocol-neutral change for the client. Byte
@@ -69,7 +71,7 @@ func toWorkspaceEdit(snap *cache.Snapshot, ch *fix.Change, caps editCaps) (*work
 	if len(ch.Creates) > 0 && !(caps.documentChanges && caps.create) {
 		return nil, fmt.Errorf("the client cannot create files")
 	}
-	loc := newLocator(snap, nil)
+	loc := newLocator(snap, caps.mappers)
 	we := &workspaceEdit{}
 	for _, c := range ch.Creates {
 		uri := pathToURI(c.Path)

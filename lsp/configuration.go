@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"go.lsp.dev/protocol"
@@ -47,7 +48,8 @@ func (s *Server) setSettings(raw json.RawMessage) {
 		s.logger.Warn("ignoring malformed mcpLsp settings", "error", err)
 		return
 	}
-	settings, problems := analysis.SettingsFromValue(value, nil)
+	features, problems := takeEditorSettings(value)
+	settings, problems := analysis.SettingsFromValue(value, problems)
 	for _, p := range problems {
 		s.logger.Warn("mcpLsp setting", "problem", p)
 	}
@@ -57,8 +59,51 @@ func (s *Server) setSettings(raw json.RawMessage) {
 	s.session.ForgetLookups()
 	s.mu.Lock()
 	s.settings = settings
+	changed := s.editor != features
+	s.editor = features
 	s.mu.Unlock()
 	s.diags.trigger()
+	if changed {
+		s.refreshEditorViews(context.Background())
+	}
+}
+
+// editorSettings are the settings of editor features that analysis never
+// sees (so they are not in analysis.Settings, nor in .mcp-lsp.json): both
+// on by default.
+type editorSettings struct {
+	codeLens   bool // mcpLsp.codeLens
+	inlayHints bool // mcpLsp.inlayHints
+}
+
+var defaultEditorSettings = editorSettings{codeLens: true, inlayHints: true}
+
+// takeEditorSettings removes the editor feature settings from the
+// mcpLsp section and returns them (null or absent means the default).
+func takeEditorSettings(value map[string]any) (editorSettings, []string) {
+	out := defaultEditorSettings
+	var problems []string
+	for key, dst := range map[string]*bool{"codeLens": &out.codeLens, "inlayHints": &out.inlayHints} {
+		v, ok := value[key]
+		if !ok {
+			continue
+		}
+		delete(value, key)
+		switch b := v.(type) {
+		case bool:
+			*dst = b
+		case nil:
+		default:
+			problems = append(problems, fmt.Sprintf("%q must be true or false", key))
+		}
+	}
+	return out, problems
+}
+
+func (s *Server) editorSettings() editorSettings {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.editor
 }
 
 // DidChangeConfiguration takes pushed settings when the client sends them

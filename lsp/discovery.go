@@ -27,7 +27,16 @@ type rawClientCaps struct {
 			DocumentChanges    bool     `json:"documentChanges"`
 			ResourceOperations []string `json:"resourceOperations"`
 		} `json:"workspaceEdit"`
+		// LSP 3.16-3.17: the client re-requests these views when asked.
+		CodeLens    refreshSupport `json:"codeLens"`
+		InlayHint   refreshSupport `json:"inlayHint"`
+		Diagnostics refreshSupport `json:"diagnostics"`
 	} `json:"workspace"`
+	General struct {
+		// PositionEncodings (LSP 3.17) lists the encodings the client
+		// takes, preferred first.
+		PositionEncodings []string `json:"positionEncodings"`
+	} `json:"general"`
 	TextDocument struct {
 		CodeAction struct {
 			// CodeActionLiteralSupport is present when the client takes
@@ -39,6 +48,9 @@ type rawClientCaps struct {
 				Properties []string `json:"properties"`
 			} `json:"resolveSupport"`
 		} `json:"codeAction"`
+		// Diagnostic is present when the client pulls diagnostics (LSP
+		// 3.17 textDocument/diagnostic).
+		Diagnostic json.RawMessage `json:"diagnostic"`
 	} `json:"textDocument"`
 	Window struct {
 		WorkDoneProgress bool `json:"workDoneProgress"`
@@ -113,6 +125,7 @@ func (s *Server) discover(ctx context.Context) {
 	s.diags.trigger()
 	s.logger.Info("discovery done", "files", len(res.Files), "duration", time.Since(start))
 	done(fmt.Sprintf("%d MCP configuration files", len(res.Files)))
+	s.refreshEditorViews(ctx)
 	s.registerWatchers(ctx)
 }
 

@@ -38,6 +38,9 @@ func (s *Server) Initialize(_ context.Context, params *protocol.InitializeParams
 				ResolveProvider: true,
 			},
 			DocumentFormattingProvider: true,
+			CodeLensProvider:           &protocol.CodeLensOptions{},
+			DocumentLinkProvider:       &protocol.DocumentLinkOptions{},
+			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{openDefinitionCommand}},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "mcp-lsp", Version: s.opts.Version},
 	}, nil

@@ -11,9 +11,10 @@ import (
 )
 
 // Mapper converts between byte offsets (what analysis speaks) and LSP
-// positions (zero-based line, UTF-16 code units). It is the only place in
-// mcp-lsp that knows about UTF-16, so every feature gets CRLF, tabs,
-// non-ASCII and astral characters right in the same way.
+// positions (zero-based line, and a column in UTF-16 code units, or in
+// bytes when the client negotiated UTF-8: see Encoding). It is the only
+// place in mcp-lsp that knows about position encodings, so every feature
+// gets CRLF, tabs, non-ASCII and astral characters right in the same way.
 //
 // Line breaks are "\n", "\r\n" and a lone "\r", as the LSP specification
 // says. Invalid UTF-8 bytes count as one code unit each (the U+FFFD an
@@ -28,6 +29,7 @@ import (
 // A Mapper is immutable and safe for concurrent use.
 type Mapper struct {
 	content    []byte
+	utf8       bool  // columns are bytes (EncodingUTF8), not UTF-16 units
 	lineStarts []int // byte offset of the first byte of each line
 	// checkpoints, for each line longer than checkpointStride, holds
 	// places in it about every checkpointStride bytes where a character
@@ -42,8 +44,42 @@ type checkpoint struct{ offset, units int }
 // checkpointStride bounds the bytes scanned per conversion.
 const checkpointStride = 256
 
-// NewMapper indexes content. The slice must not be modified afterwards.
-func NewMapper(content []byte) *Mapper {
+// Encoding is an LSP 3.17 position encoding: how a position's character
+// counts.
+type Encoding string
+
+const (
+	// EncodingUTF16 counts UTF-16 code units: LSP's default, and what
+	// every client takes.
+	EncodingUTF16 Encoding = "utf-16"
+	// EncodingUTF8 counts bytes, for clients that offer it (LSP 3.17
+	// general.positionEncodings).
+	EncodingUTF8 Encoding = "utf-8"
+)
+
+// NegotiateEncoding picks the position encoding for a client that offers
+// encodings (preferred first): UTF-8 when offered, since it is what the
+// server computes in and costs no conversion, else UTF-16, which every
+// client must take.
+func NegotiateEncoding(offered []string) Encoding {
+	for _, e := range offered {
+		if Encoding(e) == EncodingUTF8 {
+			return EncodingUTF8
+		}
+	}
+	return EncodingUTF16
+}
+
+// NewMapperEncoding indexes content for positions in enc.
+func NewMapperEncoding(content []byte, enc Encoding) *Mapper {
+	if enc == EncodingUTF8 {
+		return &Mapper{content: content, utf8: true, lineStarts: lineStarts(content)}
+	}
+	return NewMapper(content)
+}
+
+// lineStarts returns the offset of the first byte of each line.
+func lineStarts(content []byte) []int {
 	starts := make([]int, 1, 1+len(content)/32)
 	for i := 0; i < len(content); i++ {
 		switch content[i] {
@@ -56,6 +92,13 @@ func NewMapper(content []byte) *Mapper {
 			starts = append(starts, i+1)
 		}
 	}
+	return starts
+}
+
+// NewMapper indexes content for UTF-16 positions. The slice must not be
+// modified afterwards.
+func NewMapper(content []byte) *Mapper {
+	starts := lineStarts(content)
 	m := &Mapper{content: content, lineStarts: starts}
 	for line, start := range starts {
 		if line+1 < len(starts) && starts[line+1]-start <= checkpointStride {
@@ -147,6 +190,9 @@ func (m *Mapper) OffsetPosition(offset int) (protocol.Position, error) {
 	start := m.lineStarts[line]
 	end := m.lineEnd(line)
 	rel := min(offset, end) - start
+	if m.utf8 {
+		return protocol.Position{Line: uint32(line), Character: uint32(m.runeStart(start, start+rel) - start)}, nil
+	}
 	cp := m.lineCheckpoint(line, func(c checkpoint) bool { return c.offset <= rel })
 	units := cp.units + utf16Units(m.content[start+cp.offset:end], rel-cp.offset)
 	return protocol.Position{Line: uint32(line), Character: uint32(units)}, nil
@@ -162,6 +208,9 @@ func (m *Mapper) PositionOffset(p protocol.Position) (int, error) {
 		return 0, fmt.Errorf("line %d out of range (document has %d lines)", line, len(m.lineStarts))
 	}
 	start, end := m.lineStarts[line], m.lineEnd(line)
+	if m.utf8 {
+		return m.runeStart(start, start+int(min(uint64(p.Character), uint64(end-start)))), nil
+	}
 	cp := m.lineCheckpoint(line, func(c checkpoint) bool { return c.units <= int(p.Character) })
 	offset := start + cp.offset
 	for units := int(p.Character) - cp.units; units > 0 && offset < end; {
@@ -179,6 +228,25 @@ func (m *Mapper) PositionOffset(p protocol.Position) (int, error) {
 		offset += size
 	}
 	return offset, nil
+}
+
+// runeStart moves offset back to the start of the character it is in
+// (never before lineStart): a UTF-8 column inside a character means the
+// character, as a UTF-16 one between surrogates does.
+func (m *Mapper) runeStart(lineStart, offset int) int {
+	if offset >= len(m.content) || utf8.RuneStart(m.content[offset]) {
+		return offset
+	}
+	for j := offset - 1; j >= lineStart && j >= offset-3; j-- {
+		if utf8.RuneStart(m.content[j]) {
+			r, size := utf8.DecodeRune(m.content[j:])
+			if (r != utf8.RuneError || size > 1) && j+size > offset {
+				return j
+			}
+			break
+		}
+	}
+	return offset // an invalid byte is a character of its own
 }
 
 // Range converts a span to an LSP range.

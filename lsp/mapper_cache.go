@@ -13,6 +13,7 @@ import (
 // beside the one being edited is not re-indexed on every keystroke.
 type mapperCache struct {
 	mu      sync.Mutex
+	enc     Encoding // the session's position encoding
 	entries map[[sha256.Size]byte]*Mapper
 	order   [][sha256.Size]byte
 }
@@ -25,18 +26,32 @@ func newMapperCache() *mapperCache {
 	return &mapperCache{entries: map[[sha256.Size]byte]*Mapper{}}
 }
 
-// of returns the Mapper of f's content. A nil cache indexes afresh.
+// setEncoding sets the position encoding of the Mappers made from now on;
+// the server calls it at initialize, before any file is indexed.
+func (c *mapperCache) setEncoding(enc Encoding) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.enc != enc {
+		c.enc = enc
+		clear(c.entries)
+		c.order = nil
+	}
+}
+
+// of returns the Mapper of f's content. A nil cache indexes afresh, for
+// UTF-16 positions.
 func (c *mapperCache) of(f *cache.File) *Mapper {
 	if c == nil {
 		return NewMapper(f.Content)
 	}
 	c.mu.Lock()
 	m, ok := c.entries[f.Hash]
+	enc := c.enc
 	c.mu.Unlock()
 	if ok {
 		return m
 	}
-	m = NewMapper(f.Content)
+	m = NewMapperEncoding(f.Content, enc)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.entries[f.Hash]; ok {

@@ -189,3 +189,78 @@ func TestMapperLongLinesMatchLineScan(t *testing.T) {
 		}
 	}
 }
+
+// With UTF-8 negotiated, a column counts bytes; lines still break at LF,
+// CRLF and a lone CR, and an offset inside a character is the character.
+func TestMapperUTF8(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		offset  int
+		want    protocol.Position
+	}{
+		{"two-byte char is two bytes", "é:x", 3, pos(0, 3)},
+		{"astral char is four bytes", "😀x", 4, pos(0, 4)},
+		{"inside astral char maps to its start", "😀x", 2, pos(0, 0)},
+		{"CRLF then non-ASCII", "ab\r\ncafé🚀x", 13, pos(1, 9)},
+		{"inside CRLF maps to end of line", "ab\r\ncd", 3, pos(0, 2)},
+		{"lone CR", "é\rx", 4, pos(1, 1)},
+		{"invalid byte is one byte", "\xffx", 1, pos(0, 1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := NewMapperEncoding([]byte(tt.content), EncodingUTF8)
+			got, err := m.OffsetPosition(tt.offset)
+			if err != nil || got != tt.want {
+				t.Fatalf("OffsetPosition(%d) = %v, %v; want %v", tt.offset, got, err, tt.want)
+			}
+			back, err := m.PositionOffset(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := NewMapper([]byte(tt.content)); back != tt.offset {
+				// Only an offset inside a character or a CRLF may move.
+				if p16, _ := want.OffsetPosition(tt.offset); p16 != mustPos(t, want, back) {
+					t.Errorf("PositionOffset(%v) = %d, want %d", got, back, tt.offset)
+				}
+			}
+		})
+	}
+	// A column inside a character or past the line's end.
+	m := NewMapperEncoding([]byte("é😀\r\nx"), EncodingUTF8)
+	for _, tt := range []struct {
+		p    protocol.Position
+		want int
+	}{{pos(0, 1), 0}, {pos(0, 3), 2}, {pos(0, 4), 2}, {pos(0, 6), 6}, {pos(0, 99), 6}, {pos(1, 1), 9}} {
+		if got, err := m.PositionOffset(tt.p); err != nil || got != tt.want {
+			t.Errorf("PositionOffset(%v) = %d, %v; want %d", tt.p, got, err, tt.want)
+		}
+	}
+	if _, err := m.PositionOffset(pos(2, 0)); err == nil {
+		t.Error("a line past the end was accepted")
+	}
+}
+
+func mustPos(t *testing.T, m *Mapper, off int) protocol.Position {
+	p, err := m.OffsetPosition(off)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestNegotiateEncoding(t *testing.T) {
+	for _, tt := range []struct {
+		offered []string
+		want    Encoding
+	}{
+		{nil, EncodingUTF16},
+		{[]string{"utf-16"}, EncodingUTF16},
+		{[]string{"utf-32", "utf-8", "utf-16"}, EncodingUTF8},
+		{[]string{"utf-32"}, EncodingUTF16},
+	} {
+		if got := NegotiateEncoding(tt.offered); got != tt.want {
+			t.Errorf("NegotiateEncoding(%q) = %s, want %s", tt.offered, got, tt.want)
+		}
+	}
+}

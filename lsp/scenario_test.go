@@ -36,7 +36,7 @@ const wantFile = "want.json"
 // goldenSections are the archive sections that hold expected output, not
 // input files: want.json here, and the agreement scenarios' sections
 // (agree_test.go).
-var goldenSections = map[string]bool{wantFile: true, agreeCheck: true, agreeEffective: true, agreeHover: true}
+var goldenSections = map[string]bool{wantFile: true, agreeCheck: true, agreeEffective: true, agreeHover: true, featureGolden: true}
 
 // goldenDiagnostic is the readable, stable form of a diagnostic in
 // want.json. Ranges are LSP ranges (0-based line, UTF-16 character),

@@ -44,6 +44,10 @@ type Options struct {
 	// (settings can still turn it on); it depends on the machine's PATH.
 	NoCommandLookup bool
 
+	// LookupEnv looks environment variables up for inlay hints (set or
+	// not; values are never shown); nil means the process environment.
+	LookupEnv func(name string) (string, bool)
+
 	// ClientTimeout bounds every wait for an answer from the client;
 	// zero means DefaultClientTimeout.
 	ClientTimeout time.Duration
@@ -86,9 +90,15 @@ type Server struct {
 	exitOnce  sync.Once
 	clientCap protocol.ClientCapabilities
 	settings  analysis.Settings
-	folders   []cache.Folder
-	rawCaps   rawClientCaps
-	desynced  map[string]*desync // buffers the server lost track of (text_sync.go)
+	editor    editorSettings
+	// encoding is the position encoding negotiated at initialize.
+	encoding Encoding
+	// pullDiagnostics: the client pulls diagnostics (LSP 3.17), so the
+	// server answers textDocument/diagnostic instead of publishing.
+	pullDiagnostics bool
+	folders         []cache.Folder
+	rawCaps         rawClientCaps
+	desynced        map[string]*desync // buffers the server lost track of (text_sync.go)
 }
 
 func (s *Server) state() lifecycleState {
@@ -177,6 +187,7 @@ func newServer(opts Options) *Server {
 		session: cache.NewSession(opts.FS, opts.Registry),
 		mappers: newMapperCache(),
 		exited:  make(chan struct{}),
+		editor:  defaultEditorSettings,
 	}
 	if opts.testSession != nil {
 		opts.testSession(s.session)

@@ -63,6 +63,7 @@ func (s *Server) DidSave(_ context.Context, params *protocol.DidSaveTextDocument
 	s.session.ForgetDisk()
 	s.session.ForgetLookups()
 	s.diags.trigger()
+	s.refreshEditorViews(context.Background())
 	return nil
 }
 
@@ -81,6 +82,7 @@ func (s *Server) DidChangeWatchedFiles(_ context.Context, params *protocol.DidCh
 	}
 	s.session.ForgetLookups()
 	s.diags.trigger()
+	s.refreshEditorViews(context.Background())
 	return nil
 }
 
@@ -143,7 +145,7 @@ func (s *Server) didChange(params *didChangeParams) error {
 			s.setDesynced(path, &desync{uri: uri, version: params.TextDocument.Version})
 			return nil
 		}
-		m := NewMapper(content)
+		m := s.newMapper(content)
 		sp, err := m.Span(clampRange(m, *ch.Range))
 		if err != nil {
 			// The client and server disagree on the text: applying the
@@ -242,7 +244,7 @@ func (s *Server) extraHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 		}
 		switch req.Method() {
 		case protocol.MethodInitialize:
-			s.captureRawCapabilities(req.Params())
+			return s.serveInitialize(ctx, reply, req)
 		case methodEffective:
 			return s.serveEffective(ctx, reply, req)
 		case protocol.MethodTextDocumentDidChange:
@@ -259,6 +261,8 @@ func (s *Server) extraHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 			return s.serveCodeAction(ctx, reply, req)
 		case methodCodeActionResolve:
 			return s.serveCodeActionResolve(ctx, reply, req)
+		case methodInlayHint:
+			return s.serveInlayHint(ctx, reply, req)
 		}
 		return next(ctx, reply, req)
 	}

@@ -85,6 +85,17 @@ local ok, err = pcall(function()
   end, 50)
   step('clean_after_fix', clean)
   step('final_text', table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n'))
+
+  -- Code lens through Neovim's own code lens client: refresh() requests
+  -- textDocument/codeLens and keeps what the server replied, per buffer.
+  vim.lsp.codelens.refresh()
+  local lensed = vim.wait(15000, function() return #vim.lsp.codelens.get(bufnr) > 0 end, 50)
+  local lenses = {}
+  for _, l in ipairs(vim.lsp.codelens.get(bufnr)) do
+    table.insert(lenses, { line = l.range.start.line, title = l.command and l.command.title or vim.NIL, command = l.command and l.command.command or vim.NIL })
+  end
+  step('codelens_arrived', lensed)
+  step('codelens', lenses)
 end)
 if not ok then report.error = tostring(err) end
 finish()

@@ -28,11 +28,17 @@ type report struct {
 			Severity int    `json:"severity"`
 			Message  string `json:"message"`
 		} `json:"diagnostics"`
-		Hover         any      `json:"hover"`
-		Actions       []string `json:"actions"`
-		Applied       string   `json:"applied"`
-		CleanAfterFix bool     `json:"clean_after_fix"`
-		FinalText     string   `json:"final_text"`
+		Hover           any      `json:"hover"`
+		Actions         []string `json:"actions"`
+		Applied         string   `json:"applied"`
+		CleanAfterFix   bool     `json:"clean_after_fix"`
+		FinalText       string   `json:"final_text"`
+		CodeLensArrived bool     `json:"codelens_arrived"`
+		CodeLens        []struct {
+			Line    int    `json:"line"`
+			Title   string `json:"title"`
+			Command string `json:"command"`
+		} `json:"codelens"`
 	} `json:"steps"`
 }
 
@@ -105,6 +111,22 @@ func TestNeovimClient(t *testing.T) {
 	var v any
 	if err := json.Unmarshal([]byte(s.FinalText), &v); err != nil {
 		t.Errorf("the fixed file is not valid JSON: %v\n%s", err, s.FinalText)
+	}
+	// Above the server, once the file is fixed: what each tool does with
+	// it. Nobody approved it for Claude Code, and Copilot CLI reads the
+	// file only in a trusted folder.
+	if !s.CodeLensArrived {
+		t.Fatalf("no code lens reached Neovim: %s", data)
+	}
+	var lenses []string
+	for _, l := range s.CodeLens {
+		if l.Line != 2 {
+			t.Errorf("a code lens on line %d, want 2 (the server's name): %+v", l.Line, l)
+		}
+		lenses = append(lenses, l.Title)
+	}
+	if got, want := strings.Join(lenses, " | "), "Claude Code: pending approval | GitHub Copilot CLI: folder not trusted"; got != want {
+		t.Errorf("code lenses %q, want %q", got, want)
 	}
 }
 

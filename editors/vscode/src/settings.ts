@@ -24,12 +24,18 @@ export interface ServerSettings {
   rules: Record<string, string>;
   /** Whether to look up stdio servers' commands on PATH. */
   commandLookup: boolean;
+  /** Whether to show, above each server, what each tool does with it. */
+  codeLens: boolean;
+  /** Whether to show inlay hints (variables set or not, tool-name budget). */
+  inlayHints: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<ServerSettings> = Object.freeze({
   tools: [],
   rules: {},
   commandLookup: true,
+  codeLens: true,
+  inlayHints: true,
 });
 
 export interface Normalized {
@@ -49,7 +55,13 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  */
 export function toServerSettings(raw: unknown): Normalized {
   const problems: string[] = [];
-  const settings: ServerSettings = { tools: [], rules: {}, commandLookup: DEFAULT_SETTINGS.commandLookup };
+  const settings: ServerSettings = {
+    tools: [],
+    rules: {},
+    commandLookup: DEFAULT_SETTINGS.commandLookup,
+    codeLens: DEFAULT_SETTINGS.codeLens,
+    inlayHints: DEFAULT_SETTINGS.inlayHints,
+  };
   if (raw === undefined || raw === null) {
     return { settings, problems };
   }
@@ -84,11 +96,13 @@ export function toServerSettings(raw: unknown): Normalized {
     problems.push(`${SECTION}.rules: expected an object of rule code to severity; ignored`);
   }
 
-  const lookup = raw.commandLookup;
-  if (typeof lookup === 'boolean') {
-    settings.commandLookup = lookup;
-  } else if (lookup !== undefined && lookup !== null) {
-    problems.push(`${SECTION}.commandLookup: expected true or false; using ${settings.commandLookup}`);
+  for (const key of ['commandLookup', 'codeLens', 'inlayHints'] as const) {
+    const v = raw[key];
+    if (typeof v === 'boolean') {
+      settings[key] = v;
+    } else if (v !== undefined && v !== null) {
+      problems.push(`${SECTION}.${key}: expected true or false; using ${settings[key]}`);
+    }
   }
 
   return { settings, problems };

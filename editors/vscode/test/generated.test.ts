@@ -106,7 +106,9 @@ describe('package.json contributions', () => {
   it('declares the settings the server mirrors', () => {
     const props = pkg.contributes.configuration.properties;
     assert.deepEqual(Object.keys(props).sort(), [
+      'mcpLsp.codeLens',
       'mcpLsp.commandLookup',
+      'mcpLsp.inlayHints',
       'mcpLsp.rules',
       'mcpLsp.server.path',
       'mcpLsp.tools',
@@ -119,6 +121,10 @@ describe('package.json contributions', () => {
     );
     assert.deepEqual(props['mcpLsp.trace.server']?.enum, ['off', 'messages', 'verbose']);
     assert.equal(props['mcpLsp.commandLookup']?.type, 'boolean');
+    for (const key of ['mcpLsp.codeLens', 'mcpLsp.inlayHints']) {
+      assert.equal(props[key]?.type, 'boolean');
+      assert.equal(props[key]?.default, true);
+    }
     assert.equal(props['mcpLsp.server.path']?.type, 'string');
   });
 

@@ -20,14 +20,18 @@ describe('toServerSettings', () => {
       tools: ['claude-code', 'vscode'],
       rules: { 'duplicate-key': 'error', 'unknown-field': 'off', x: 'hint' },
       commandLookup: false,
+      codeLens: false,
+      inlayHints: false,
     });
     assert.deepEqual(problems, []);
     assert.deepEqual(settings, {
       tools: ['claude-code', 'vscode'],
       rules: { 'duplicate-key': 'error', 'unknown-field': 'off', x: 'hint' },
       commandLookup: false,
+      codeLens: false,
+      inlayHints: false,
     });
-    assert.deepEqual(Object.keys(settings).sort(), ['commandLookup', 'rules', 'tools']);
+    assert.deepEqual(Object.keys(settings).sort(), ['codeLens', 'commandLookup', 'inlayHints', 'rules', 'tools']);
   });
 
   it('accepts every registry tool id', () => {
@@ -38,7 +42,7 @@ describe('toServerSettings', () => {
 
   it('leaves meaning to the server: unknown ids, codes and severity aliases pass', () => {
     const { settings, problems } = toServerSettings({ tools: ['claude'], rules: { 'no-such-rule': 'warn', x: 'none' } });
-    assert.deepEqual(settings, { tools: ['claude'], rules: { 'no-such-rule': 'warn', x: 'none' }, commandLookup: true });
+    assert.deepEqual(settings, { ...DEFAULT_SETTINGS, tools: ['claude'], rules: { 'no-such-rule': 'warn', x: 'none' } });
     assert.deepEqual(problems, []);
   });
 
@@ -47,9 +51,10 @@ describe('toServerSettings', () => {
       tools: ['claude-code', 3, null, 'claude-code'],
       rules: { b: 'warning', c: 1, d: { x: 1 } },
       commandLookup: 'yes',
+      codeLens: 0,
     });
-    assert.deepEqual(settings, { tools: ['claude-code'], rules: { b: 'warning' }, commandLookup: true });
-    assert.equal(problems.length, 5, problems.join('\n'));
+    assert.deepEqual(settings, { ...DEFAULT_SETTINGS, tools: ['claude-code'], rules: { b: 'warning' } });
+    assert.equal(problems.length, 6, problems.join('\n'));
   });
 
   it('reports a section of the wrong shape', () => {

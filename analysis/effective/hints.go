@@ -1,0 +1,184 @@
+package effective
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+)
+
+// Inlay hints: after each environment variable reference of a server
+// (${VAR}, ${VAR:-default}, ${env:VAR}, {env:VAR}), whether the variable
+// is set where mcp-lsp runs (the environment the editor, and so a tool
+// started from it, inherits); after each server name, how much of the
+// tool-name limit its prefix leaves (Claude Code names a tool
+// mcp__<server>__<tool>). A variable's value, and a default's, are never
+// shown: either may be a secret.
+
+// HintInput is the file and how to look a variable up.
+type HintInput struct {
+	File     *jsonc.File
+	Kind     *registry.FileKind
+	Registry *registry.Registry
+	// IsSet reports whether an environment variable is set (to anything,
+	// empty included).
+	IsSet func(name string) bool
+}
+
+// HintKind tells what a hint is about.
+type HintKind int
+
+const (
+	// HintVariable follows a variable reference.
+	HintVariable HintKind = iota
+	// HintToolNames follows a server name.
+	HintToolNames
+)
+
+// Hint is one inlay hint: Label shown at Offset (the end of what it is
+// about), Tooltip on hover.
+type Hint struct {
+	Offset  int
+	Kind    HintKind
+	Label   string
+	Tooltip string
+}
+
+// InlayHints returns the hints of the file's servers, in file order.
+func InlayHints(in HintInput) []Hint {
+	if in.File == nil || in.Kind == nil {
+		return nil
+	}
+	readers := hintReaders(in)
+	var out []Hint
+	for _, s := range fileServers(in.File, in.Kind) {
+		out = append(out, toolNameHints(readers, s)...)
+		out = append(out, variableHints(in, readers, s)...)
+	}
+	slices.SortStableFunc(out, func(a, b Hint) int { return a.Offset - b.Offset })
+	return out
+}
+
+// hintReaders are the tools that read the file.
+func hintReaders(in HintInput) []*registry.Tool {
+	var out []*registry.Tool
+	for _, r := range in.Kind.Readers {
+		if t, ok := in.Registry.Tool(r.Tool); ok && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// toolNameHints: one hint per distinct naming scheme with a known limit,
+// "mcp__db__… 120 of 128 left", naming the tools in the tooltip.
+func toolNameHints(readers []*registry.Tool, s *rules.Server) []Hint {
+	type scheme struct {
+		prefix string
+		max    int
+	}
+	var order []scheme
+	tools := map[scheme][]string{}
+	for _, t := range readers {
+		if t.ToolNames == nil || t.ToolNames.Pattern == "" || t.ToolNames.MaxLength <= 0 {
+			continue
+		}
+		p := strings.Replace(t.ToolNames.Pattern, "{server}", s.Name, 1)
+		p, _, _ = strings.Cut(p, "{tool}")
+		k := scheme{p, t.ToolNames.MaxLength}
+		if _, ok := tools[k]; !ok {
+			order = append(order, k)
+		}
+		tools[k] = append(tools[k], t.Name)
+	}
+	var out []Hint
+	for _, k := range order {
+		left := k.max - utf8.RuneCountInString(k.prefix)
+		label := fmt.Sprintf("%s… %d of %d left", k.prefix, max(left, 0), k.max)
+		verb := "names"
+		if len(tools[k]) > 1 {
+			verb = "name"
+		}
+		tip := fmt.Sprintf("%s %s this server's tools %s<tool>: %d of the %d characters a tool name may have are left for the tool's own name", strings.Join(tools[k], " and "), verb, k.prefix, max(left, 0), k.max)
+		if left <= 0 {
+			label = fmt.Sprintf("%s… no room left (%d max)", k.prefix, k.max)
+		}
+		out = append(out, Hint{Offset: s.Key().Span.End, Kind: HintToolNames, Label: label, Tooltip: tip})
+	}
+	return out
+}
+
+// variableHints marks the environment variable references in the fields
+// some reader of the file expands, in that reader's syntax.
+func variableHints(in HintInput, readers []*registry.Tool, s *rules.Server) []Hint {
+	v := s.Value()
+	if v == nil || v.Kind != jsonc.Object || in.IsSet == nil {
+		return nil
+	}
+	var out []Hint
+	seen := map[int]bool{}
+	for _, m := range v.Members {
+		if m.Key == nil {
+			continue
+		}
+		var forms []interp.Forms
+		for _, t := range readers {
+			if slices.Contains(t.Interpolation.Fields, "*") || slices.Contains(t.Interpolation.Fields, m.Key.Str) {
+				forms = append(forms, interp.FormsOf(t.Interpolation.Forms))
+			}
+		}
+		walkStrings(m.Value, func(n *jsonc.Node) {
+			for _, f := range forms {
+				for _, r := range interp.ScanString(in.File.Src, n, f) {
+					name := r.EnvName()
+					if name == "" || r.Syntax == interp.Predefined || seen[r.Span.End] {
+						continue
+					}
+					seen[r.Span.End] = true
+					out = append(out, variableHint(in, r, name))
+				}
+			}
+		})
+	}
+	return out
+}
+
+func variableHint(in HintInput, r interp.Ref, name string) Hint {
+	h := Hint{Offset: r.Span.End, Kind: HintVariable}
+	switch {
+	case in.IsSet(name):
+		h.Label = "set"
+		h.Tooltip = fmt.Sprintf("%s is set in mcp-lsp's environment (the value is not shown); a tool started from the same environment sees it", name)
+	case r.HasDefault():
+		h.Label = "unset: default used"
+		h.Tooltip = fmt.Sprintf("%s is not set in mcp-lsp's environment, so the default after :- is used", name)
+	default:
+		h.Label = "unset"
+		h.Tooltip = fmt.Sprintf("%s is not set in mcp-lsp's environment; a tool started from the same environment does not see it", name)
+	}
+	return h
+}
+
+// walkStrings calls fn on every string under n.
+func walkStrings(n *jsonc.Node, fn func(*jsonc.Node)) {
+	if n == nil {
+		return
+	}
+	switch n.Kind {
+	case jsonc.String:
+		fn(n)
+	case jsonc.Object:
+		for _, m := range n.Members {
+			walkStrings(m.Value, fn)
+		}
+	case jsonc.Array:
+		for _, e := range n.Elements {
+			walkStrings(e, fn)
+		}
+	}
+}

@@ -1,0 +1,170 @@
+package effective
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+)
+
+// Code lens: above each server of a file, one line per tool saying what
+// that tool does with this definition when launched where the file
+// applies: "Claude Code: starts", "Copilot CLI: shadowed by
+// ~/.copilot/mcp-config.json", "OpenCode: not read here", "Claude Code:
+// pending approval", "Gemini CLI: skipped: args must be an array". It is
+// read off the effective configurations (the Results the diagnostics and
+// hover use), so the three never disagree, and nothing is computed that
+// the snapshot has not already memoized.
+
+// LensInput is the file and the effective configurations of the tools
+// launched where it applies.
+type LensInput struct {
+	Path     string
+	File     *jsonc.File
+	Kind     *registry.FileKind
+	Results  []*Result
+	Registry *registry.Registry
+	// Display shortens a path for the reader (~/.claude.json).
+	Display func(path string) string
+}
+
+// Lens is one tool's treatment of one server definition.
+type Lens struct {
+	// Span is the server's name in the file.
+	Span span.Span
+	// Server is the server's name.
+	Server string
+	Tool   registry.ToolID
+	// Title is "<tool>: <what it does>".
+	Title string
+	// Winner is set when another definition wins for this tool: where it
+	// is, for a jump to it. Nil otherwise.
+	Winner *Place
+}
+
+// Lenses returns the lenses of every server of the file, in file order
+// and, for each server, in the order of the tools in Results, then the
+// file's readers that mcp-lsp does not model.
+func Lenses(in LensInput) []Lens {
+	if in.File == nil || in.Kind == nil {
+		return nil
+	}
+	var out []Lens
+	for _, s := range fileServers(in.File, in.Kind) {
+		out = append(out, serverLenses(in, s)...)
+	}
+	return out
+}
+
+// fileServers are the servers of every server map of the file's readers,
+// each key once, in file order.
+func fileServers(f *jsonc.File, kind *registry.FileKind) []*rules.Server {
+	var out []*rules.Server
+	seen := map[*jsonc.Node]bool{}
+	for i := range kind.Readers {
+		for _, sm := range rules.FindServerMaps(f, &kind.Readers[i]) {
+			for _, s := range sm.Servers() {
+				if !seen[s.Key()] {
+					seen[s.Key()] = true
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *rules.Server) int { return a.Key().Span.Start - b.Key().Span.Start })
+	return out
+}
+
+func serverLenses(in LensInput, s *rules.Server) []Lens {
+	var out []Lens
+	shown := map[registry.ToolID]bool{}
+	add := func(tool *registry.Tool, state string, winner *Place) {
+		shown[tool.ID] = true
+		out = append(out, Lens{Span: s.Key().Span, Server: s.Name, Tool: tool.ID, Title: tool.Name + ": " + state, Winner: winner})
+	}
+	for _, res := range in.Results {
+		if state, winner := lensState(in, res, s); state != "" {
+			add(res.Tool, state, winner)
+		}
+	}
+	for _, r := range in.Kind.Readers {
+		if shown[r.Tool] {
+			continue
+		}
+		if t, ok := in.Registry.Tool(r.Tool); ok {
+			// A reader without a profile: mcp-lsp knows it reads this
+			// file, not what else it reads.
+			add(t, "reads this entry", nil)
+		}
+	}
+	return out
+}
+
+// lensState is what res's tool does with the definition s: the same
+// states, in the same words, as the effective view and hover.
+func lensState(in LensInput, res *Result, s *rules.Server) (string, *Place) {
+	if why := droppedHere(res, in.Path); why != "" {
+		return "ignores this file (" + why + ")", nil
+	}
+	es := findServer(res, s.Name)
+	mine := (*Definition)(nil)
+	if es != nil {
+		mine = definitionOf(es, in.Path, s.Member)
+	}
+	if mine == nil {
+		if len(res.Sources) == 0 {
+			return "", nil // the tool has no file here at all: not in use
+		}
+		if readsFile(res, in.Path) {
+			return "not read from " + in.Display(res.LaunchDir), nil
+		}
+		return "not read here", nil
+	}
+	var winner *Place
+	if w := es.Winner; w != nil && w != mine {
+		winner = &Place{Path: w.Source.Path, Span: w.Member.Key.Span}
+	}
+	deep := res.Tool.Merge.Value == registry.DeepMerge
+	switch {
+	case mine.Gate.State == GateInvalid:
+		return mine.Gate.Why, winner // "skipped: why", in the tool's terms
+	case mine.Gate.State != GateOpen:
+		return gateTitles[mine.Gate.State], winner
+	case es.Winner == nil:
+		return "not started", nil
+	case es.Winner == mine || deep:
+		state := "starts"
+		if deep && len(es.Definitions) > 1 {
+			state = "starts, merged with " + plural(len(es.Definitions)-1, "other definition")
+		}
+		if !es.Enabled {
+			state = "disabled (enabled: false)"
+		}
+		return state, nil
+	}
+	return "shadowed by " + in.Display(es.Winner.Source.Path), winner
+}
+
+// gateTitles are the lens's words for a gate that holds a definition
+// back; hover and the effective view give the why in full.
+var gateTitles = map[GateState]string{
+	GatePendingApproval: "pending approval",
+	GateRejected:        "disabled by the user",
+	GateUntrusted:       "folder not trusted",
+	GateToolStopped:     "does not start: the tool stops at start-up",
+}
+
+// readsFile reports whether the tool's result read the file at all.
+func readsFile(res *Result, path string) bool {
+	return slices.ContainsFunc(res.Sources, func(src *Source) bool { return src.Path == path })
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
