@@ -85,6 +85,37 @@ func ServerDef(dialect string, entry map[string]any) (def string, ok bool) {
 		default:
 			return "stdioServer", true
 		}
+	case RooCode:
+		// command makes a stdio server; a url needs its type ("sse" or
+		// "streamable-http"): without one, read it as Streamable HTTP so
+		// that the missing type is what is reported (Roo Code skips the
+		// entry: "Configuration with 'url' must explicitly specify
+		// 'type'"). command beside a url is read as stdio, where url is
+		// not allowed.
+		switch {
+		case !hasType && urlOnly:
+			return "httpServer", true
+		case !hasType, t == "stdio":
+			return "stdioServer", true
+		case t == "sse":
+			return "sseServer", true
+		case t == "streamable-http":
+			return "httpServer", true
+		}
+	case Zed:
+		// No type: Zed tries the shapes in order (an untagged enum):
+		// command, then url, then an extension's settings. An entry with
+		// none of them gets stdio's errors (command missing).
+		_, hasSettings := entry["settings"]
+		switch {
+		case hasCommand:
+			return "stdioServer", true
+		case hasURL:
+			return "httpServer", true
+		case hasSettings:
+			return "extensionServer", true
+		}
+		return "stdioServer", true
 	case CodexCLI:
 		// No type: command makes a stdio server (a url beside it is then
 		// an error of its own), url alone a streamable-HTTP one. With

@@ -5,8 +5,10 @@
 // "claude-code" (.mcp.json, ~/.claude.json), "claude-desktop"
 // (claude_desktop_config.json), "copilot-cli" (mcp-config.json, .mcp.json,
 // .github/mcp.json), "cursor" (.cursor/mcp.json), "opencode"
-// (opencode.json, opencode.jsonc), "vscode" (.vscode/mcp.json) and
-// "codex-cli" (config.toml: the schema validates the decoded TOML tree).
+// (opencode.json, opencode.jsonc), "vscode" (.vscode/mcp.json),
+// "roo-code" (.roo/mcp.json, mcp_settings.json), "zed" (context_servers in
+// Zed's settings.json) and "codex-cli" (config.toml: the schema validates
+// the decoded TOML tree).
 //
 // Each schema is self-contained (no cross-file $ref) so that it can also be
 // written out for other editors. Every server shape lives in $defs under a
@@ -50,7 +52,9 @@ const (
 	Cursor        = "cursor"
 	GeminiCLI     = "gemini-cli"
 	OpenCode      = "opencode"
+	RooCode       = "roo-code"
 	VSCode        = "vscode"
+	Zed           = "zed"
 )
 
 // idPrefix is the base of every schema's $id. The URLs are names, never

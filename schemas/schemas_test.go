@@ -40,10 +40,12 @@ var serverDefs = map[string][]string{
 	OpenCode:      {"localServer", "remoteServer", "enabledOverride"},
 	VSCode:        {"stdioServer", "httpServer"},
 	CodexCLI:      {"stdioServer", "httpServer"},
+	RooCode:       {"stdioServer", "sseServer", "httpServer"},
+	Zed:           {"stdioServer", "httpServer", "extensionServer"},
 }
 
 func TestDialects(t *testing.T) {
-	want := []string{ClaudeCode, ClaudeDesktop, CodexCLI, CopilotCLI, Cursor, GeminiCLI, OpenCode, VSCode}
+	want := []string{ClaudeCode, ClaudeDesktop, CodexCLI, CopilotCLI, Cursor, GeminiCLI, OpenCode, RooCode, VSCode, Zed}
 	sort.Strings(want)
 	if got := Dialects(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Dialects() = %v, want %v", got, want)
@@ -208,7 +210,7 @@ func TestBranch_ServerDefs(t *testing.T) {
 	if _, err := Branch(ClaudeCode, "localServer"); err == nil {
 		t.Error("Branch with an unknown definition succeeded")
 	}
-	if _, err := Branch("zed", "stdioServer"); err == nil {
+	if _, err := Branch("windsurf-unknown", "stdioServer"); err == nil {
 		t.Error("Branch with an unknown dialect succeeded")
 	}
 }
@@ -288,7 +290,7 @@ func TestPropertyDoc(t *testing.T) {
 	for _, tt := range [][3]string{
 		{ClaudeCode, "stdioServer", "cwd"},
 		{ClaudeCode, "nosuchdef", "command"},
-		{"zed", "", "context_servers"},
+		{"windsurf-unknown", "", "mcpServers"},
 	} {
 		if got, ok := PropertyDoc(tt[0], tt[1], tt[2]); ok {
 			t.Errorf("PropertyDoc(%q, %q, %q) = %q, true; want false", tt[0], tt[1], tt[2], got)
@@ -308,7 +310,7 @@ func TestRaw(t *testing.T) {
 	if Raw(OpenCode)[0] != '{' {
 		t.Fatal("Raw returned shared bytes: a caller's change leaked into the next call")
 	}
-	if Raw("zed") != nil {
+	if Raw("windsurf-unknown") != nil {
 		t.Fatal("Raw(unknown dialect) != nil")
 	}
 }

@@ -34,6 +34,9 @@ type dialectInfo struct {
 	// string, where elsewhere the tool keeps it as text (Gemini CLI: env
 	// and headers; verified with 0.61.0).
 	unsetEmpty []string
+	// unsetLiteral: the tool's ${env:NAME} stays as written when the
+	// variable is unset (Roo Code), where VS Code and Cursor give "".
+	unsetLiteral bool
 }
 
 var dialects = map[Dialect]*dialectInfo{
@@ -69,6 +72,18 @@ var dialects = map[Dialect]*dialectInfo{
 		id: schemas.VSCode, tool: "VS Code", mapKey: "servers", syntax: vscodeSyntax,
 		fields:     []string{"*"},
 		transports: []Transport{Stdio, HTTP, SSE},
+	},
+	schemas.RooCode: {
+		id: schemas.RooCode, tool: "Roo Code", mapKey: "mcpServers", syntax: rooSyntax,
+		fields:         []string{"*"},
+		transports:     []Transport{Stdio, HTTP, SSE},
+		defaultTimeout: 60000,
+		unsetLiteral:   true,
+	},
+	schemas.Zed: {
+		id: schemas.Zed, tool: "Zed", mapKey: "context_servers", syntax: noSyntax,
+		transports:     []Transport{Stdio, HTTP},
+		defaultTimeout: 60000,
 	},
 	schemas.Cursor: {
 		id: schemas.Cursor, tool: "Cursor", mapKey: "mcpServers", syntax: cursorSyntax,
@@ -124,6 +139,13 @@ func (d *dialectInfo) readText(field, s string) Text {
 		return Lit(s)
 	}
 	t := d.syntax.read(s)
+	if d.unsetLiteral {
+		for i := range t {
+			if r := &t[i].Ref; r.Kind == EnvRef {
+				r.HasDefault = false
+			}
+		}
+	}
 	if slices.Contains(d.unsetEmpty, field) {
 		for i := range t {
 			if r := &t[i].Ref; r.Kind == EnvRef && !r.HasDefault {

@@ -24,6 +24,8 @@ var fuzzTargets = map[string]struct{ kind, path string }{
 	schemas.VSCode:        {"vscode-workspace", "/p/.vscode/mcp.json"},
 	schemas.Cursor:        {"cursor-project", "/p/.cursor/mcp.json"},
 	schemas.GeminiCLI:     {"gemini-workspace-settings", "/p/.gemini/settings.json"},
+	schemas.RooCode:       {"roo-project", "/p/.roo/mcp.json"},
+	schemas.Zed:           {"zed-project", "/p/.zed/settings.json"},
 }
 
 // fuzzDialect picks the dialect named d, or one chosen by its hash.
@@ -214,6 +216,8 @@ var mapKeys = map[string]string{
 	schemas.GeminiCLI:     "mcpServers",
 	schemas.OpenCode:      "mcp",
 	schemas.VSCode:        "servers",
+	schemas.RooCode:       "mcpServers",
+	schemas.Zed:           "context_servers",
 }
 
 // serverMap returns the server map of a parsed file of dialect d (VS

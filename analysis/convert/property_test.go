@@ -108,6 +108,8 @@ func holds(b string, s *convert.Server) bool {
 		return s.Transport == convert.Stdio
 	case schemas.ClaudeCode:
 		return true
+	case schemas.Zed:
+		return s.Transport == convert.Stdio || s.Transport == convert.HTTP
 	}
 	return s.Transport != convert.WS
 }
@@ -287,6 +289,16 @@ func (g gen) ref() (convert.Ref, bool) {
 			return convert.Ref{Kind: convert.EditorRef, Name: g.pick("workspaceFolder", "userHome")}, true
 		}
 		return convert.Ref{Kind: convert.EnvRef, Name: name, HasDefault: true}, true
+	case schemas.RooCode:
+		if g.chance(0.5) {
+			// Roo Code expands every string: fewer references, or no
+			// sample reaches Claude Desktop without a loss.
+			return convert.Ref{}, false
+		}
+		if g.chance(0.3) {
+			return convert.Ref{Kind: convert.EditorRef, Name: "workspaceFolder"}, true
+		}
+		return convert.Ref{Kind: convert.EnvRef, Name: name}, true
 	}
 	return convert.Ref{}, false
 }
@@ -299,7 +311,7 @@ func expands(d, field string) bool {
 		return slices.Contains([]string{"command", "args", "env", "url", "headers"}, field)
 	case schemas.CopilotCLI:
 		return field == "env" || field == "headers"
-	case schemas.OpenCode, schemas.VSCode, schemas.GeminiCLI:
+	case schemas.OpenCode, schemas.VSCode, schemas.GeminiCLI, schemas.RooCode:
 		return true
 	case schemas.Cursor:
 		return slices.Contains([]string{"command", "args", "env", "url", "headers", "oauth"}, field)
@@ -365,6 +377,8 @@ func genServer(r *rand.Rand, d string) *convert.Server {
 		schemas.VSCode:        {convert.Stdio, convert.HTTP, convert.SSE},
 		schemas.Cursor:        {convert.Stdio, convert.HTTP, convert.SSE},
 		schemas.GeminiCLI:     {convert.Stdio, convert.HTTP, convert.SSE},
+		schemas.RooCode:       {convert.Stdio, convert.HTTP, convert.SSE},
+		schemas.Zed:           {convert.Stdio, convert.HTTP},
 	}[d]
 	s.Transport = transports[r.Intn(len(transports))]
 	if s.Transport == convert.Stdio {
@@ -518,6 +532,29 @@ func genServer(r *rand.Rand, d string) *convert.Server {
 			if g.chance(0.2) {
 				s.Extras = append(s.Extras, convert.Extra{Dialect: d, Key: "oauth.enabled", Value: true})
 			}
+		}
+	case schemas.RooCode:
+		if g.chance(0.3) {
+			s.TimeoutMs = []int{1000, 30000, 120000}[r.Intn(3)]
+		}
+		if g.chance(0.2) {
+			s.Enabled = boolp(false)
+		}
+		if s.Transport == convert.Stdio && g.chance(0.2) {
+			s.Cwd = g.text("cwd", true)
+		}
+		if g.chance(0.2) {
+			s.Extras = append(s.Extras, convert.Extra{Dialect: d, Key: "alwaysAllow", Value: []any{"read_file"}})
+		}
+	case schemas.Zed:
+		if g.chance(0.5) {
+			s.TimeoutMs = []int{1000, 30000, 120000}[r.Intn(3)]
+		}
+		if g.chance(0.4) {
+			s.Enabled = boolp(g.chance(0.5))
+		}
+		if s.Transport == convert.Stdio && g.chance(0.2) {
+			s.Extras = append(s.Extras, convert.Extra{Dialect: d, Key: "remote", Value: true})
 		}
 	case schemas.Cursor:
 		if s.Transport == convert.Stdio {

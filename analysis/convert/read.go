@@ -162,6 +162,13 @@ func (d *dialectInfo) fromValue(name string, v any) (*Server, []Loss, error) {
 		d.readCursor(s, def, e)
 	case schemas.GeminiCLI:
 		losses = append(losses, d.readGemini(s, def, e)...)
+	case schemas.RooCode:
+		d.readRoo(s, def, e)
+	case schemas.Zed:
+		if def == "extensionServer" {
+			return nil, nil, errors.New("Zed starts this server from an extension, and the entry holds only the extension's settings: there is no command or url to convert")
+		}
+		d.readZed(s, def, e)
 	}
 	return s, losses, nil
 }
@@ -590,4 +597,54 @@ func (d *dialectInfo) readGemini(s *Server, def string, e entry) []Loss {
 		}
 	}
 	return losses
+}
+
+// secondsMs reads a timeout in seconds (a JSON number, perhaps with a
+// fraction) as milliseconds.
+func (e entry) secondsMs(key string) int {
+	v, _ := e.get(key)
+	if n, ok := v.(json.Number); ok {
+		if f, err := n.Float64(); err == nil {
+			return int(f * 1000)
+		}
+	}
+	return 0
+}
+
+// readRoo reads a Roo Code entry: "disabled": true is the server switched
+// off; timeout is in seconds; alwaysAllow, disabledTools and watchPaths
+// are Roo Code's own.
+func (d *dialectInfo) readRoo(s *Server, def string, e entry) {
+	switch def {
+	case "stdioServer":
+		d.readStdio(s, e, "env")
+		cwd, _ := e.str("cwd")
+		s.Cwd = d.readText("cwd", cwd)
+	case "sseServer":
+		d.readRemote(s, SSE, e)
+	default:
+		d.readRemote(s, HTTP, e)
+	}
+	if b := e.boolean("disabled"); b != nil && *b {
+		off := false
+		s.Enabled = &off
+	}
+	s.TimeoutMs = e.secondsMs("timeout")
+	for _, k := range []string{"alwaysAllow", "disabledTools", "watchPaths"} {
+		e.extra(s, d.id, k, k)
+	}
+}
+
+// readZed reads a Zed context server: enabled, timeout in seconds; remote
+// and the older source are Zed's own.
+func (d *dialectInfo) readZed(s *Server, def string, e entry) {
+	if def == "stdioServer" {
+		d.readStdio(s, e, "env")
+	} else {
+		d.readRemote(s, HTTP, e)
+	}
+	s.Enabled = e.boolean("enabled")
+	s.TimeoutMs = e.secondsMs("timeout")
+	e.extra(s, d.id, "remote", "remote")
+	e.extra(s, d.id, "source", "source")
 }

@@ -147,6 +147,7 @@ const (
 	braceSyntax                // OpenCode: {env:VAR}, {file:path}
 	vscodeSyntax               // VS Code: ${env:VAR}, ${input:id}, ${workspaceFolder}, ...
 	cursorSyntax               // Cursor: ${env:VAR}, ${userHome}, ${workspaceFolder}
+	rooSyntax                  // Roo Code: ${env:VAR}, ${workspaceFolder}
 )
 
 // forms are the syntaxes the tool expands, read by package interp, the
@@ -164,6 +165,8 @@ func (x syntax) forms() interp.Forms {
 	case cursorSyntax:
 		// Cursor is reported to know these two predefined variables only.
 		return interp.NewForms(interp.DollarEnv, interp.Predefined).OnlyPredefined("userHome", "workspaceFolder")
+	case rooSyntax:
+		return interp.NewForms(interp.DollarEnv, interp.Predefined).OnlyPredefined("workspaceFolder")
 	}
 	return interp.Forms{}
 }

@@ -67,6 +67,10 @@ func ToEntry(dialect Dialect, s *Server) (any, []Loss, error) {
 		o = w.cursor()
 	case schemas.GeminiCLI:
 		o = w.gemini()
+	case schemas.RooCode:
+		o = w.roo()
+	case schemas.Zed:
+		o = w.zed()
 	}
 	if w.err != nil {
 		return nil, nil, w.err
@@ -266,11 +270,20 @@ func (w *writer) spell(lossField string, r Ref) (text string, isRef bool) {
 				return "{env:HOME}", true
 			}
 		}
-	case vscodeSyntax, cursorSyntax:
+	case vscodeSyntax, cursorSyntax, rooSyntax:
 		switch r.Kind {
 		case EnvRef:
 			if strings.Contains(r.Name, "}") {
 				break
+			}
+			if d.unsetLiteral {
+				if !interp.IsIdent(r.Name) {
+					break
+				}
+				if r.HasDefault {
+					w.lose(lossField, Changed, "%s has no default values: %s loses its default, and an unset %s stays as text", d.tool, r.describe(), r.Name)
+				}
+				return "${env:" + r.Name + "}", true
 			}
 			w.emptyDefault(lossField, r)
 			return "${env:" + r.Name + "}", true
@@ -279,10 +292,10 @@ func (w *writer) spell(lossField string, r Ref) (text string, isRef bool) {
 				return r.display(), true
 			}
 			n := envName(r.Name)
-			w.lose(lossField, Changed, "Cursor does not prompt for inputs: %s becomes ${env:%s}", r.describe(), n)
+			w.lose(lossField, Changed, "%s does not prompt for inputs: %s becomes ${env:%s}", d.tool, r.describe(), n)
 			return "${env:" + n + "}", true
 		case EditorRef:
-			if d.syntax == vscodeSyntax || r.Name == "userHome" || r.Name == "workspaceFolder" {
+			if len(d.syntax.scan(r.display())) == 1 {
 				return r.display(), true
 			}
 		}
@@ -860,5 +873,81 @@ func (w *writer) gemini() Object {
 			o.set("oauth", oa)
 		}
 	}
+	return o
+}
+
+// seconds writes a timeout in milliseconds as the whole seconds of a tool
+// whose timeout is in seconds (Roo Code, Zed), rounded up, within
+// [low, high] (high 0: no limit); a change is reported.
+func (w *writer) seconds(ms, low, high int) int {
+	sec := (ms + 999) / 1000
+	if sec < low {
+		sec = low
+	}
+	if high > 0 && sec > high {
+		sec = high
+	}
+	if sec*1000 != ms {
+		w.lose("timeout", Changed, "%s takes the timeout in whole seconds from %d to %d: %d ms becomes %d s", w.d.tool, low, high, ms, sec)
+	}
+	return sec
+}
+
+// roo writes a Roo Code entry: type only for a remote server (required
+// there, "sse" or "streamable-http"), "disabled": true for a server that
+// is off, timeout in seconds (1 to 3600).
+func (w *writer) roo() Object {
+	s := w.s
+	w.stray()
+	w.common("cwd", "timeout", "enabled")
+	var o Object
+	if s.Transport == Stdio {
+		w.stdio(&o, "env", false)
+		if cmd := o[0].Value.(string); cmd == "" {
+			w.err = errors.New("Roo Code refuses a server with an empty command")
+		}
+		w.opt(&o, "cwd", "cwd", "cwd", s.Cwd)
+	} else {
+		if s.Transport == SSE {
+			o.set("type", "sse")
+		} else {
+			o.set("type", "streamable-http")
+		}
+		if len(s.URL) > 0 && s.URL[0].Ref.Kind != 0 {
+			w.lose("url", Changed, "Roo Code checks that the url is a valid URL before it expands variables: a url that starts with a variable makes it refuse the file")
+		}
+		w.remote(&o)
+		w.oauthLosses()
+	}
+	if s.Enabled != nil && !*s.Enabled {
+		o.set("disabled", true)
+	}
+	if t := w.timeout(); t != 0 {
+		o.set("timeout", w.seconds(t, 1, 3600))
+	}
+	w.extras(&o)
+	return o
+}
+
+// zed writes a Zed context server: command with args (required, even
+// empty) or url; enabled when set; timeout in seconds.
+func (w *writer) zed() Object {
+	s := w.s
+	w.stray()
+	w.common("timeout", "enabled")
+	var o Object
+	if s.Transport == Stdio {
+		w.stdio(&o, "env", true)
+	} else {
+		w.remote(&o)
+		w.oauthLosses()
+	}
+	if s.Enabled != nil {
+		o.set("enabled", *s.Enabled)
+	}
+	if t := w.timeout(); t != 0 {
+		o.set("timeout", w.seconds(t, 0, 0))
+	}
+	w.extras(&o)
 	return o
 }

@@ -415,6 +415,9 @@ func resolve(tool *registry.Tool, name string, ds []*Definition, deep bool) *Ser
 		if key := f.From.Source.Layer.EnabledKey; key != "" && f.Key == key && f.Member.Value != nil && f.Member.Value.Kind == jsonc.False {
 			s.Enabled = false
 		}
+		if key := f.From.Source.Layer.DisabledKey; key != "" && f.Key == key && f.Member.Value != nil && f.Member.Value.Kind == jsonc.True {
+			s.Enabled = false
+		}
 	}
 	values := make([]*jsonc.Node, len(s.Fields))
 	for i, f := range s.Fields {

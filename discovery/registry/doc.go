@@ -80,6 +80,8 @@
 //	  "fallbackFor":  an earlier layer's id: read only when it found no file
 //	  "enabledKey":   the entry key whose false turns a server off in these
 //	                  files ("enabled" in OpenCode's format); absent: none
+//	  "disabledKey":  the entry key whose true turns a server off ("disabled"
+//	                  in Roo Code's format); absent: none
 //	  "jsonc", "bom": Fact<bool>: how the tool parses these files where it
 //	                  is no reader of their kind (a tool modelled by its
 //	                  profile only, such as Atomic TUI); a reader's own
@@ -100,7 +102,8 @@
 //	  "location": "" (anywhere a glob matches) | "home" (only at "paths")
 //	  "paths":    for "home" kinds: templates starting with one of
 //	              {home} {xdgConfigHome} {copilotHome} {openCodeConfig}
-//	              {claudeHome} {claudeConfigDir} {codexHome} (see Env)
+//	              {claudeHome} {claudeConfigDir} {codexHome} {vscodeUser}
+//	              (see Env)
 //	  "readers":  [Reader]  tools that read this file
 //	  "notRead":  [NotRead] tools users expect to read it, which do not
 //	  "note"

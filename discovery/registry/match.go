@@ -76,6 +76,7 @@ var templateVars = []string{
 	"{home}", "{xdgConfigHome}", "{copilotHome}", "{openCodeConfig}",
 	"{claudeHome}", "{claudeConfigDir}", "{codexHome}",
 	"{geminiHome}", "{geminiSystemSettings}", "{geminiSystemDefaults}",
+	"{vscodeUser}",
 }
 
 // dir resolves a template variable. ok is false when the variable has no
@@ -107,6 +108,8 @@ func (e Env) dir(v string) (dir string, ok bool) {
 		return e.OpenCodeConfig, e.OpenCodeConfig != ""
 	case "{geminiHome}":
 		return or(e.GeminiCLIHome, "")
+	case "{vscodeUser}":
+		return e.vscodeUser()
 	case "{geminiSystemSettings}":
 		return e.geminiSystemSettings(), true
 	case "{geminiSystemDefaults}":
@@ -132,6 +135,24 @@ func (e Env) geminiSystemSettings() string {
 		return "C:/ProgramData/gemini-cli/settings.json"
 	}
 	return "/etc/gemini-cli/settings.json"
+}
+
+// vscodeUser is VS Code's user data directory, where extensions keep
+// their global storage (Roo Code's mcp_settings.json): ~/.config/Code/User
+// on Linux ($XDG_CONFIG_HOME moves it), ~/Library/Application
+// Support/Code/User on macOS, %APPDATA%\Code\User on Windows (taken as
+// its default under the home directory).
+func (e Env) vscodeUser() (string, bool) {
+	switch {
+	case e.GOOS == "darwin" && e.Home != "":
+		return e.Home + "/Library/Application Support/Code/User", true
+	case e.GOOS == "windows" && e.Home != "":
+		return e.Home + "/AppData/Roaming/Code/User", true
+	case e.GOOS == "darwin", e.GOOS == "windows":
+		return "", false
+	}
+	dir, ok := e.dir("{xdgConfigHome}")
+	return dir + "/Code/User", ok
 }
 
 // ResolvePaths returns the paths where a "home" kind lives in env, cleaned

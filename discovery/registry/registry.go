@@ -206,6 +206,9 @@ type Layer struct {
 	// Copilot CLI ignores it (enablement is a CLI setting), so an
 	// "enabled": false in .mcp.json turns nothing off for them.
 	EnabledKey string `json:"enabledKey,omitempty"`
+	// DisabledKey is the entry key whose true value turns a server off in
+	// these files ("disabled" in Roo Code's format); "": none.
+	DisabledKey string `json:"disabledKey,omitempty"`
 	// JSONC and BOM say how the tool parses this layer's files where it is
 	// not one of the readers of their kind: a tool modelled by its profile
 	// only (Atomic TUI reads Claude Code's, Copilot CLI's and OpenCode's

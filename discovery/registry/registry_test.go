@@ -176,8 +176,8 @@ func TestToolFacts(t *testing.T) {
 			t.Errorf("%s: interpolation forms %q, want %q", tc.id, tool.Interpolation.Forms, tc.forms)
 		}
 	}
-	if got := len(r.Tools()); got != 10 {
-		t.Errorf("%d tools, want 10 (update this test when adding one)", got)
+	if got := len(r.Tools()); got != 12 {
+		t.Errorf("%d tools, want 12 (update this test when adding one)", got)
 	}
 	cc, _ := r.Tool("claude-code")
 	if cc.Merge.Confidence != Verified || !strings.Contains(strings.Join(cc.ServerNames.Reserved, ","), "workspace") {
@@ -235,6 +235,10 @@ func TestReaders(t *testing.T) {
 		{"nyzhi-global", "nyzhi", "nyzhi", false, true, RefusesConfig, "mcp.servers"},
 		{"codex-user", "codex-cli", "codex-cli", false, true, RefusesConfig, "mcp_servers"},
 		{"codex-project", "codex-cli", "codex-cli", false, true, RefusesConfig, "mcp_servers"},
+		{"roo-project", "roo-code", "roo-code", false, false, DropsFile, "mcpServers"},
+		{"roo-global", "roo-code", "roo-code", false, false, DropsFile, "mcpServers"},
+		{"zed-project", "zed", "zed", true, false, DropsFile, "context_servers"},
+		{"zed-user", "zed", "zed", true, false, DropsFile, "context_servers"},
 	}
 	var got []readerFact
 	for _, k := range r.Kinds() {
@@ -431,12 +435,12 @@ func TestProfiles(t *testing.T) {
 		t.Errorf("nyzhi .mcp.json layer: strict JSON (serde_json) with the mcp_servers alias: %+v", l)
 	}
 	for _, tool := range r.Tools() {
-		if tool.Profile == nil || tool.ID == "opencode" || tool.ID == "atomic" || tool.ID == "codex-cli" {
+		if tool.Profile == nil || tool.ID == "opencode" || tool.ID == "atomic" || tool.ID == "codex-cli" || tool.ID == "zed" {
 			continue
 		}
 		for _, l := range tool.Profile.Layers {
 			if l.EnabledKey != "" {
-				t.Errorf("%s %s: enabledKey %q; only OpenCode's and Codex CLI's formats have one", tool.ID, l.ID, l.EnabledKey)
+				t.Errorf("%s %s: enabledKey %q; only OpenCode's, Codex CLI's and Zed's formats have one", tool.ID, l.ID, l.EnabledKey)
 			}
 		}
 	}

@@ -15,6 +15,7 @@ export const SELECTOR_GLOBS: readonly string[] = [
   "**/.codex/config.toml",
   "**/.config/nyzhi/config.toml",
   "**/.config/opencode/{config.json,opencode.json,opencode.jsonc}",
+  "**/.config/zed/settings.json",
   "**/.copilot/mcp-config.json",
   "**/.cursor/mcp.json",
   "**/.gemini/settings.json",
@@ -24,13 +25,16 @@ export const SELECTOR_GLOBS: readonly string[] = [
   "**/.nyzhi/config.toml",
   "**/.opencode/opencode.json",
   "**/.opencode/opencode.jsonc",
+  "**/.roo/mcp.json",
   "**/.vscode-server/data/User/mcp.json",
   "**/.vscode/mcp.json",
+  "**/.zed/settings.json",
   "**/GeminiCli/settings.json",
   "**/GeminiCli/system-defaults.json",
   "**/claude_desktop_config.json",
   "**/gemini-cli/settings.json",
   "**/gemini-cli/system-defaults.json",
+  "**/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json",
   "**/mcp-config.json",
   "**/opencode.json",
   "**/opencode.jsonc",
@@ -50,5 +54,7 @@ export const TOOL_IDS: readonly string[] = [
   "claude-desktop",
   "atomic",
   "nyzhi",
-  "codex-cli"
+  "codex-cli",
+  "roo-code",
+  "zed"
 ];
