@@ -27,7 +27,10 @@ type FileInput struct {
 	index *parseIndex
 }
 
-// AnalyzeFile returns every single-file finding for in, sorted by position.
+// AnalyzeFile returns every single-file finding for in, sorted by
+// position: it runs the check of every rule in Rules (checksOf), the
+// whole-file ones here, the ones that look at server entries through
+// checkSemantics.
 func AnalyzeFile(in FileInput) []Diagnostic {
 	if in.Registry == nil {
 		in.Registry = registry.Default()
@@ -41,10 +44,10 @@ func AnalyzeFile(in FileInput) []Diagnostic {
 		in.Cache = NewCache()
 	}
 	var ds []Diagnostic
-	ds = append(ds, checkSyntax(in)...)
+	for _, k := range fileChecks {
+		ds = append(ds, k.file(in)...)
+	}
 	ds = append(ds, checkSemantics(in)...)
-	ds = append(ds, checkSchema(in)...)
-	ds = append(ds, checkProjectRules(in)...)
 	ds = dropGenericDuplicates(ds)
 	ds = in.Config.apply(ds)
 	SortDiagnostics(ds)

@@ -12,12 +12,16 @@ const (
 	CodeMergedInvalid   = "merged-server-invalid"
 )
 
+// crossFileCheck: the cross-file rules need every file a tool reads, so
+// package effective reports them (effective.CrossFile).
+var crossFileCheck = reportedIn("analysis/effective: CrossFile")
+
 // crossFileRules are the rules of package effective.
 var crossFileRules = []Rule{
-	{CodeShadowedServer, SeverityWarning, "A server defined in several files a tool reads, with a different definition: the tool uses another one than this."},
-	{CodeDuplicateServer, SeverityHint, "An identical copy of a server that a tool reads from another, winning file: this copy can be removed."},
-	{CodeOverridesServer, SeverityHint, "The definition a tool uses, listing the definitions of the same name it overrides."},
-	{CodeMergedTransport, SeverityWarning, "OpenCode deep-merges a remote entry over a local one (or the reverse): the merged server keeps fields of both."},
-	{CodeMergedInvalid, SeverityError, "A server that a tool validating after the merge refuses as merged from its layers: Codex CLI merges its config.toml files field by field and stops when the result has neither `command` nor `url`, or both (also when they come from two files)."},
-	{CodeFallbackIgnored, SeverityInformation, "A file a tool reads only when another is absent, while that other file exists: Copilot CLI ignores `.github/mcp.json` whenever a `.mcp.json` exists. Reported at the top of the ignored file, naming the one that wins."},
+	{CodeShadowedServer, SeverityWarning, "A server defined in several files a tool reads, with a different definition: the tool uses another one than this.", crossFileCheck},
+	{CodeDuplicateServer, SeverityHint, "An identical copy of a server that a tool reads from another, winning file: this copy can be removed.", crossFileCheck},
+	{CodeOverridesServer, SeverityHint, "The definition a tool uses, listing the definitions of the same name it overrides.", crossFileCheck},
+	{CodeMergedTransport, SeverityWarning, "OpenCode deep-merges a remote entry over a local one (or the reverse): the merged server keeps fields of both.", crossFileCheck},
+	{CodeMergedInvalid, SeverityError, "A server that a tool validating after the merge refuses as merged from its layers: Codex CLI merges its config.toml files field by field and stops when the result has neither `command` nor `url`, or both (also when they come from two files).", crossFileCheck},
+	{CodeFallbackIgnored, SeverityInformation, "A file a tool reads only when another is absent, while that other file exists: Copilot CLI ignores `.github/mcp.json` whenever a `.mcp.json` exists. Reported at the top of the ignored file, naming the one that wins.", crossFileCheck},
 }

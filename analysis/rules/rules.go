@@ -6,32 +6,26 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
-// Rule describes one rule code: its default severity and a one-line
-// summary. docs/rules.md documents every code listed here (a test keeps
-// the two in step), and every diagnostic's code is one of them.
+// Rule is one rule: its stable code, its default severity, a one-line
+// summary (docs/rules.md and SARIF's rule list are generated from it) and
+// the check that reports it. docs/rules.md documents every code listed
+// here (a test keeps the two in step), and every diagnostic's code is one
+// of them.
 type Rule struct {
 	Code     string
 	Severity Severity
 	Summary  string
+	// Check is what finds the rule's problems (check.go). Rules that one
+	// pass finds together share it.
+	Check *Check
 }
 
-// Rules lists every rule in documentation order. Severities follow one
-// principle: error when at least one tool that reads the file drops the
-// whole file or skips the entry; warning when every reader accepts it but
-// something is silently ignored or almost certainly not meant; information
-// and hint for notes.
+// Rules lists every rule in documentation order; AnalyzeFile runs their
+// checks in this order. Severities follow one principle: error when at
+// least one tool that reads the file drops the whole file or skips the
+// entry; warning when every reader accepts it but something is silently
+// ignored or almost certainly not meant; information and hint for notes.
 var Rules = slices.Concat(syntaxRules, sizeRules, semanticRules, projectRules, schemaRules, crossFileRules, suppressRules)
-
-// syntaxRules are the rules of syntax.go.
-var syntaxRules = []Rule{
-	{CodeSyntaxError, SeverityError, "The file is not valid JSON(C); the tools cannot parse it."},
-	{CodeCommentInJSON, SeverityError, "A comment in a file that a tool reads as strict JSON."},
-	{CodeTrailingCommaJSON, SeverityError, "A trailing comma in a file that a tool reads as strict JSON, or as JSON with comments but without trailing commas (Gemini CLI stops with exit code 52)."},
-	{CodeBOMNotAllowed, SeverityError, "A byte-order mark in a file that a tool parses without stripping it."},
-	{CodeEmptyFile, SeverityError, "The file holds no JSON value."},
-	{CodeTopLevelNotObject, SeverityError, "The top level of the file is not an object."},
-	{CodeDuplicateKey, SeverityWarning, "A key repeated in one object; every tool keeps only the last."},
-}
 
 // RuleByCode returns the rule with the given code.
 func RuleByCode(code string) (Rule, bool) {

@@ -24,10 +24,14 @@ const (
 	CodeUnpinnedPackage    = "unpinned-package"
 )
 
+// projectRulesCheck is the one check of the rules of this file: one pass
+// over the server entries, memoised per entry, finds both.
+var projectRulesCheck = fileCheck(checkProjectRules)
+
 // projectRules are the rules of this file.
 var projectRules = []Rule{
-	{CodeHomeDirectoryPath, SeverityWarning, "An absolute path under a home directory (`/Users/<name>/`, `/home/<name>/`, `C:\\Users\\<name>\\`) in a project-level file: it will not exist on a teammate's machine."},
-	{CodeCredentialOverHTTP, SeverityWarning, "A credential header (`Authorization`, `*-API-Key`, `*token*`) sent to a plain `http://` URL that is not loopback: anyone on the network path can read it."},
+	{CodeHomeDirectoryPath, SeverityWarning, "An absolute path under a home directory (`/Users/<name>/`, `/home/<name>/`, `C:\\Users\\<name>\\`) in a project-level file: it will not exist on a teammate's machine.", projectRulesCheck},
+	{CodeCredentialOverHTTP, SeverityWarning, "A credential header (`Authorization`, `*-API-Key`, `*token*`) sent to a plain `http://` URL that is not loopback: anyone on the network path can read it.", projectRulesCheck},
 }
 
 // checkProjectRules runs the rules of this file over every server entry.

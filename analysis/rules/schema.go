@@ -24,16 +24,22 @@ const (
 	CodeMissingServerMap   = "missing-server-map"
 )
 
+// schemaValidation is the one check of the schema rules: each entry is
+// validated once per reader, against the branch the reader picks, and the
+// readers' verdicts are reconciled into one finding per problem spot;
+// which rule a finding belongs to falls out of that one pass.
+var schemaValidation = fileCheck(checkSchema)
+
 // schemaRules are the rules of schema.go, in documentation order.
 var schemaRules = []Rule{
-	{CodeUnknownServerType, SeverityError, "A server's type is not one the tool knows (types are case-sensitive); the tool skips the server."},
-	{CodeInvalidFieldValue, SeverityError, "A server field has the wrong type or a value the tool rejects (e.g. args as a string, an empty command, a zero timeout)."},
-	{CodeMissingField, SeverityError, "A field the tool needs is missing from a server (command for a local server, url for a remote one, type where it is required)."},
-	{CodeUnknownKey, SeverityWarning, "A key no tool reading the file knows; every tool drops it silently (often a misspelling)."},
-	{CodeKeyIgnoredByTool, SeverityInformation, "A key one tool reading the file uses and another ignores (e.g. tools in .mcp.json: Copilot CLI only)."},
-	{CodeServerNotObject, SeverityError, "A server definition that is not an object; the tool skips it."},
-	{CodeServerMapNotObject, SeverityError, "The map of servers (mcpServers, mcp, servers) is not an object; the tool rejects the file."},
-	{CodeMissingServerMap, SeverityWarning, "A file without the key that holds its servers, where a tool refuses such a file."},
+	{CodeUnknownServerType, SeverityError, "A server's type is not one the tool knows (types are case-sensitive); the tool skips the server.", schemaValidation},
+	{CodeInvalidFieldValue, SeverityError, "A server field has the wrong type or a value the tool rejects (e.g. args as a string, an empty command, a zero timeout).", schemaValidation},
+	{CodeMissingField, SeverityError, "A field the tool needs is missing from a server (command for a local server, url for a remote one, type where it is required).", schemaValidation},
+	{CodeUnknownKey, SeverityWarning, "A key no tool reading the file knows; every tool drops it silently (often a misspelling).", schemaValidation},
+	{CodeKeyIgnoredByTool, SeverityInformation, "A key one tool reading the file uses and another ignores (e.g. tools in .mcp.json: Copilot CLI only).", schemaValidation},
+	{CodeServerNotObject, SeverityError, "A server definition that is not an object; the tool skips it.", schemaValidation},
+	{CodeServerMapNotObject, SeverityError, "The map of servers (mcpServers, mcp, servers) is not an object; the tool rejects the file.", schemaValidation},
+	{CodeMissingServerMap, SeverityWarning, "A file without the key that holds its servers, where a tool refuses such a file.", schemaValidation},
 }
 
 // The schema codes are generic: they come from a JSON Schema, not from

@@ -39,31 +39,39 @@ const (
 	CodeSettingIgnoredHere   = "setting-ignored-here"
 )
 
+// Checks shared by a small family of rules: one walk over an entry's
+// strings finds foreign syntax and undefined inputs alike; one pass over
+// the registry's notRead facts says, per tool, which of the three applies.
+var (
+	interpolationCheck = entryCheck((*semantic).interpolationRules)
+	notReadCheck       = semCheck((*semantic).notReadFiles)
+)
+
 // semanticRules are the rules beyond the schema, in documentation order.
 // Where a rule's severity depends on who reads the file, the Rule holds
 // the worst case and the summary says when it is milder.
 var semanticRules = []Rule{
-	{CodeMissingCommand, SeverityError, "A local (stdio) server without `command`; the tools skip it (OpenCode refuses the whole configuration)."},
-	{CodeEmptyCommand, SeverityError, "An empty `command`: Claude Code skips the server (\"Command cannot be empty\"); a warning where every reader accepts the entry but cannot start it."},
-	{CodeCommandForm, SeverityError, "`command` in another tool's form: OpenCode wants one array (program and arguments), the others a string plus `args`."},
-	{CodeMissingURL, SeverityError, "A remote server without `url`; the tools skip it (OpenCode refuses the whole configuration)."},
-	{CodeMissingType, SeverityError, "A server without `type` where a tool needs it: Claude Code reads a url-only entry as stdio and skips it; OpenCode always requires `type`."},
-	{CodeTypeNotAccepted, SeverityError, "A `type` value some reader does not know (another tool's spelling such as `local`, a different case, `ws` for Copilot CLI)."},
-	{CodeInvalidURL, SeverityError, "A `url` a tool rejects (Copilot CLI parses it before expanding variables); a warning where the tools accept it but it is not an http(s) URL."},
-	{CodeForeignKey, SeverityError, "A key spelled as in another tool's format (`env`/`environment`, `args` in OpenCode, `transport`, `serverUrl`): an error where a reader rejects it, else a warning (silently ignored)."},
-	{CodeWrongServerMapKey, SeverityError, "The servers sit under another tool's top-level key (`servers`, `mcpServers`, `mcp`); a warning when the right key exists too, a hint for VS Code's deprecated `mcpServers`."},
-	{CodeForeignInterpolation, SeverityWarning, "A variable reference in another tool's syntax (`${VAR}` in OpenCode, `{env:VAR}` in Claude Code, bare `${VAR}` in VS Code); the tool keeps it as literal text."},
-	{CodeUndefinedInput, SeverityError, "`${input:id}` in a VS Code file whose `inputs` declares no such id; VS Code cannot start the server."},
-	{CodeMissingFileReference, SeverityError, "`{file:path}` naming a file that does not exist; OpenCode refuses the whole configuration."},
-	{CodeLiteralSecret, SeverityWarning, "A literal token or key in `headers` or `env`/`environment` (never printed); reference an environment variable instead."},
-	{CodeCommandNotFound, SeverityWarning, "A `command` that is neither on PATH nor a file in the workspace (looked up without running anything)."},
-	{CodeReservedServerName, SeverityError, "A server name a tool reserves (`workspace` in Claude Code); that tool skips the server."},
-	{CodeInvalidServerName, SeverityError, "A server name with characters a tool rejects (Copilot CLI: control characters and `}`)."},
-	{CodeFileNotRead, SeverityWarning, "Servers in a file the tool they were meant for does not read, and that no other known tool reads (`.claude/.mcp.json`, `.claude.json` outside the home directory)."},
-	{CodeFileNotReadBy, SeverityInformation, "A tool users expect to read this file does not, or only when named on its command line (`.vscode/mcp.json` for Copilot CLI, a project `.copilot/mcp-config.json`)."},
-	{CodeServersInSettings, SeverityWarning, "`mcpServers` in Claude Code's settings.json, which Claude Code silently ignores."},
-	{CodeEmptyServerMap, SeverityHint, "A file whose server map is empty: no tool loads anything from it."},
-	{CodeSettingIgnoredHere, SeverityWarning, "A setting a tool reads from another file only: Gemini CLI's `security.folderTrust.enabled` counts only in the user settings, so in a workspace or system file it does not turn folder trust off."},
+	{CodeMissingCommand, SeverityError, "A local (stdio) server without `command`; the tools skip it (OpenCode refuses the whole configuration).", entryCheck((*semantic).missingCommand)},
+	{CodeEmptyCommand, SeverityError, "An empty `command`: Claude Code skips the server (\"Command cannot be empty\"); a warning where every reader accepts the entry but cannot start it.", entryCheck((*semantic).emptyCommand)},
+	{CodeCommandForm, SeverityError, "`command` in another tool's form: OpenCode wants one array (program and arguments), the others a string plus `args`.", entryCheck((*semantic).commandForm)},
+	{CodeMissingURL, SeverityError, "A remote server without `url`; the tools skip it (OpenCode refuses the whole configuration).", entryCheck((*semantic).missingURL)},
+	{CodeMissingType, SeverityError, "A server without `type` where a tool needs it: Claude Code reads a url-only entry as stdio and skips it; OpenCode always requires `type`.", entryCheck((*semantic).missingTypeRule)},
+	{CodeTypeNotAccepted, SeverityError, "A `type` value some reader does not know (another tool's spelling such as `local`, a different case, `ws` for Copilot CLI).", entryCheck((*semantic).typeNotAccepted)},
+	{CodeInvalidURL, SeverityError, "A `url` a tool rejects (Copilot CLI parses it before expanding variables); a warning where the tools accept it but it is not an http(s) URL.", entryCheck((*semantic).invalidURL)},
+	{CodeForeignKey, SeverityError, "A key spelled as in another tool's format (`env`/`environment`, `args` in OpenCode, `transport`, `serverUrl`): an error where a reader rejects it, else a warning (silently ignored).", entryCheck((*semantic).foreignKeys)},
+	{CodeWrongServerMapKey, SeverityError, "The servers sit under another tool's top-level key (`servers`, `mcpServers`, `mcp`); a warning when the right key exists too, a hint for VS Code's deprecated `mcpServers`.", semCheck((*semantic).wrongMapKeys)},
+	{CodeForeignInterpolation, SeverityWarning, "A variable reference in another tool's syntax (`${VAR}` in OpenCode, `{env:VAR}` in Claude Code, bare `${VAR}` in VS Code); the tool keeps it as literal text.", interpolationCheck},
+	{CodeUndefinedInput, SeverityError, "`${input:id}` in a VS Code file whose `inputs` declares no such id; VS Code cannot start the server.", interpolationCheck},
+	{CodeMissingFileReference, SeverityError, "`{file:path}` naming a file that does not exist; OpenCode refuses the whole configuration.", semCheck((*semantic).fileReferences)},
+	{CodeLiteralSecret, SeverityWarning, "A literal token or key in `headers` or `env`/`environment` (never printed); reference an environment variable instead.", entryCheck((*semantic).literalSecrets)},
+	{CodeCommandNotFound, SeverityWarning, "A `command` that is neither on PATH nor a file in the workspace (looked up without running anything).", &Check{machine: (*semantic).commandLookup}},
+	{CodeReservedServerName, SeverityError, "A server name a tool reserves (`workspace` in Claude Code); that tool skips the server.", nameCheck((*semantic).reservedName)},
+	{CodeInvalidServerName, SeverityError, "A server name with characters a tool rejects (Copilot CLI: control characters and `}`).", nameCheck((*semantic).invalidName)},
+	{CodeFileNotRead, SeverityWarning, "Servers in a file the tool they were meant for does not read, and that no other known tool reads (`.claude/.mcp.json`, `.claude.json` outside the home directory).", notReadCheck},
+	{CodeFileNotReadBy, SeverityInformation, "A tool users expect to read this file does not, or only when named on its command line (`.vscode/mcp.json` for Copilot CLI, a project `.copilot/mcp-config.json`).", notReadCheck},
+	{CodeServersInSettings, SeverityWarning, "`mcpServers` in Claude Code's settings.json, which Claude Code silently ignores.", notReadCheck},
+	{CodeEmptyServerMap, SeverityHint, "A file whose server map is empty: no tool loads anything from it.", semCheck((*semantic).emptyServerMap)},
+	{CodeSettingIgnoredHere, SeverityWarning, "A setting a tool reads from another file only: Gemini CLI's `security.folderTrust.enabled` counts only in the user settings, so in a workspace or system file it does not turn folder trust off.", semCheck((*semantic).trustSwitchElsewhere)},
 }
 
 // checkSemantics runs the rules beyond the schema. Each rule looks at a
@@ -85,10 +93,11 @@ func checkSemantics(in FileInput) []Diagnostic {
 		in.Cache = NewCache()
 	}
 	c := &semantic{in: in, f: in.Parsed}
-	c.fileRules()
-	groups := c.serverMaps()
-	c.emptyServerMap(groups)
-	for _, g := range groups {
+	c.groups = c.serverMaps()
+	for _, k := range semChecks {
+		k.sem(c)
+	}
+	for _, g := range c.groups {
 		k, memo := c.memoKey(g)
 		ms := c.in.index.lastMembers(g.sm.Node)
 		c.in.Cache.fit(len(ms), len(g.readers))
@@ -96,7 +105,6 @@ func checkSemantics(in FileInput) []Diagnostic {
 			c.server(m, g, k, memo)
 		}
 	}
-	c.fileReferences()
 	return c.ds
 }
 
@@ -105,9 +113,8 @@ type semantic struct {
 	in FileInput
 	f  *jsonc.File
 	ds []Diagnostic
-	// secret holds the string nodes found to be literal secrets: no other
-	// rule quotes anything from them.
-	secret map[*jsonc.Node]bool
+	// groups are the file's server maps with their readers (serverMaps).
+	groups []*semMap
 	// mapKeys caches registryMapKeys.
 	mapKeys []string
 }
@@ -172,21 +179,27 @@ func (c *semantic) serverRules(e *semEntry) {
 			starters = append(starters, r)
 		}
 	}
-	c.commandLookup(e.s, starters, e.has("cwd"))
+	c.machineRules(e.s, starters, e.has("cwd"))
+}
+
+// machineRules runs the per-server rules that look at the user's machine.
+func (c *semantic) machineRules(s *Server, starters []*registry.Reader, hasCwd bool) {
+	for _, k := range machineChecks {
+		k.machine(c, s, starters, hasCwd)
+	}
 }
 
 // entryRules runs the per-server rules that depend on nothing but the
 // entry's text, its readers and the file's VS Code inputs (see
-// semantic_memo.go): every one but command-not-found.
+// semantic_memo.go): every one but the machine's. Only the name rules
+// judge an entry that is not an object or is being typed (obj nil): of
+// the rest, the schema and syntax rules say what there is to say.
 func (c *semantic) entryRules(e *semEntry) {
-	c.nameRules(e)
-	if e.obj == nil {
-		return // not an object, or being typed: schema and syntax rules say so
+	for _, k := range entryChecks {
+		if e.obj != nil || k.anyValue {
+			k.entry(c, e)
+		}
 	}
-	c.transportRules(e)
-	c.keyRules(e)
-	c.secretRules(e)
-	c.interpolationRules(e)
 }
 
 // semEntry is one server as each of its readers reads it.
@@ -202,6 +215,10 @@ type semEntry struct {
 	// defs is the schema shape each reader picks (the verdict's Def); ""
 	// when the reader does not know the entry's type.
 	defs []string
+	// secret holds the string nodes of the entry that are literal
+	// secrets (secrets): no rule quotes anything from them. nil until
+	// asked.
+	secret map[*jsonc.Node]bool
 	// views is defs, except that a reader that does not know the type is
 	// given the shape of the type it means in that reader's spelling
 	// ("stdio" read as OpenCode's "local"). The rules about keys and the

@@ -17,8 +17,11 @@ import (
 // all. Which tool reads which file is registry data (kinds[].readers and
 // kinds[].notRead), so these rules hold no list of file names.
 
-// fileRules runs the file-level rules.
-func (c *semantic) fileRules() {
+// notReadFiles reports, per tool the registry says does not read this
+// kind of file (kinds[].notRead), servers it will not load: in a settings
+// file of the tool's that ignores them (servers-in-settings), or in a file
+// it does not read at all (file-not-read, file-not-read-by).
+func (c *semantic) notReadFiles() {
 	k := c.in.Kind
 	if k == nil {
 		return
@@ -34,8 +37,6 @@ func (c *semantic) fileRules() {
 			c.notRead(n, r)
 		}
 	}
-	c.wrongMapKeys()
-	c.trustSwitchElsewhere()
 }
 
 // trustSwitchElsewhere reports the switch that turns a tool's folder
@@ -45,7 +46,7 @@ func (c *semantic) fileRules() {
 // key in the workspace file has no effect (verified with 0.61.0).
 func (c *semantic) trustSwitchElsewhere() {
 	root := c.f.Root
-	if root == nil || root.Kind != jsonc.Object || c.in.Kind.Scope == registry.ScopeUser {
+	if c.in.Kind == nil || root == nil || root.Kind != jsonc.Object || c.in.Kind.Scope == registry.ScopeUser {
 		return
 	}
 	for _, r := range c.in.Kind.Readers {
@@ -227,7 +228,7 @@ func (c *semantic) serversInSettings(n *registry.NotRead) {
 // microsoft/vscode mcpPlatformTypes.ts) is a hint.
 func (c *semantic) wrongMapKeys() {
 	root := c.f.Root
-	if root == nil || root.Kind != jsonc.Object {
+	if c.in.Kind == nil || root == nil || root.Kind != jsonc.Object {
 		return
 	}
 	want, readers := c.rootMapReaders()
@@ -353,7 +354,8 @@ var semSettingsDialects = []registry.DialectID{"opencode", "claude-desktop"}
 // settings are left alone (Claude Code itself writes "mcpServers": {} into
 // ~/.claude.json), and so is a file every reader drops for its syntax: the
 // syntax error says it all.
-func (c *semantic) emptyServerMap(maps []*semMap) {
+func (c *semantic) emptyServerMap() {
+	maps := c.groups
 	if len(maps) == 0 {
 		return
 	}

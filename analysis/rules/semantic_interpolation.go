@@ -61,7 +61,7 @@ func (c *semantic) interpolationRules(e *semEntry) {
 			continue
 		}
 		semEachString(m.Value, func(n *jsonc.Node) {
-			if c.secret[n] {
+			if e.isSecret(n) {
 				return // a literal secret: nothing in it is printed
 			}
 			for _, v := range interp.ScanString(c.in.Content, n, interp.All) {

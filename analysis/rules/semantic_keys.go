@@ -37,12 +37,12 @@ var semForeignKeys = map[string]semForeignKey{
 // semForeignKeyOrder fixes the order in which keys are checked.
 var semForeignKeyOrder = []string{"env", "environment", "args", "transport", "serverUrl", "httpUrl"}
 
-// keyRules reports each foreign key of an entry once, on the key, saying
+// foreignKeys reports each foreign key of an entry once, on the key, saying
 // what each reader does with a key it does not know (the registry's
 // unknownKey effect): every verified tool drops it and loads the entry
 // (OpenCode's schema strips it: an "env" there starts the server without
 // those variables, verified with OpenCode 1.18.33).
-func (c *semantic) keyRules(e *semEntry) {
+func (c *semantic) foreignKeys(e *semEntry) {
 	for _, key := range semForeignKeyOrder {
 		m := e.s.Field(key)
 		if m == nil {

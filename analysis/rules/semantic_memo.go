@@ -118,7 +118,7 @@ func (c *semantic) server(m *jsonc.Member, g *semMap, k entryMemoKey, memo bool)
 				starters = append(starters, rd)
 			}
 		}
-		c.commandLookup(&Server{Name: m.Key.Str, Map: g.sm, Member: m}, starters, r.cwd)
+		c.machineRules(&Server{Name: m.Key.Str, Map: g.sm, Member: m}, starters, r.cwd)
 	}
 }
 

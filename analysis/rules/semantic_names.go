@@ -15,9 +15,15 @@ import (
 // "MCP server configuration"). The rules come from the registry
 // (tools[].serverNames), so a new tool's rules need no code.
 
-// nameRules reports a server name some reader rejects, as the readers'
-// verdicts say (verdict.NameReasons).
-func (c *semantic) nameRules(e *semEntry) {
+// reservedName reports a server name a reader reserves.
+func (c *semantic) reservedName(e *semEntry) { c.nameRule(e, CodeReservedServerName) }
+
+// invalidName reports a server name with characters a reader rejects.
+func (c *semantic) invalidName(e *semEntry) { c.nameRule(e, CodeInvalidServerName) }
+
+// nameRule reports a server name some reader rejects for the reason code,
+// as the readers' verdicts say (verdict.NameReasons).
+func (c *semantic) nameRule(e *semEntry, code string) {
 	name := e.s.Name
 	var reserved, forbidden semVerdicts
 	var chars []string
@@ -43,7 +49,7 @@ func (c *semantic) nameRules(e *semEntry) {
 		reserved = append(reserved, semVerdict{r, ro})
 		forbidden = append(forbidden, semVerdict{r, fo})
 	}
-	if sev, ok := reserved.severity(); ok {
+	if sev, ok := reserved.severity(); ok && code == CodeReservedServerName {
 		c.add(Diagnostic{
 			Span:     e.s.Key().Span,
 			Severity: sev,
@@ -52,7 +58,7 @@ func (c *semantic) nameRules(e *semEntry) {
 			Data:     semData(name, reserved.readers(outSkipped)),
 		})
 	}
-	if sev, ok := forbidden.severity(); ok {
+	if sev, ok := forbidden.severity(); ok && code == CodeInvalidServerName {
 		c.add(Diagnostic{
 			Span:     e.s.Key().Span,
 			Severity: sev,

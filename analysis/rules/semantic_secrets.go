@@ -50,10 +50,25 @@ var semSecretKeyName = regexp.MustCompile(`(?i)(token|secret|passw(or)?d|pwd|api
 // semSecretFields are the entry fields whose values are checked.
 var semSecretFields = []string{"headers", "env", "environment"}
 
-// secretRules reports literal secrets in an entry's headers and
-// environment, and remembers their nodes so no other rule prints a part
-// of them.
-func (c *semantic) secretRules(e *semEntry) {
+// literalSecrets reports literal secrets in an entry's headers and
+// environment.
+func (c *semantic) literalSecrets(e *semEntry) {
+	for _, h := range e.secrets() {
+		c.add(c.secretFinding(e, h.field, h.key, h.kind, h.value))
+	}
+}
+
+// secretHit is one literal secret of an entry.
+type secretHit struct {
+	field, key string
+	kind       semSecretKind
+	value      *jsonc.Node
+}
+
+// secrets finds the literal secrets of e, and remembers their nodes
+// (e.secret) so that no rule prints a part of them, whichever runs first.
+func (e *semEntry) secrets() []secretHit {
+	var hits []secretHit
 	for _, field := range semSecretFields {
 		m := e.s.Field(field)
 		if m == nil || m.Value.Kind != jsonc.Object {
@@ -63,17 +78,24 @@ func (c *semantic) secretRules(e *semEntry) {
 			if kv.Key == nil || kv.Value.Kind != jsonc.String {
 				continue
 			}
-			sec, ok := semDetectSecret(field, kv.Key.Str, kv.Value.Str)
-			if !ok {
-				continue
+			if sec, ok := semDetectSecret(field, kv.Key.Str, kv.Value.Str); ok {
+				hits = append(hits, secretHit{field, kv.Key.Str, sec, kv.Value})
 			}
-			if c.secret == nil {
-				c.secret = map[*jsonc.Node]bool{}
-			}
-			c.secret[kv.Value] = true
-			c.add(c.secretFinding(e, field, kv.Key.Str, sec, kv.Value))
 		}
 	}
+	e.secret = make(map[*jsonc.Node]bool, len(hits))
+	for _, h := range hits {
+		e.secret[h.value] = true
+	}
+	return hits
+}
+
+// isSecret reports whether n is a literal secret of e.
+func (e *semEntry) isSecret(n *jsonc.Node) bool {
+	if e.secret == nil {
+		e.secrets()
+	}
+	return e.secret[n]
 }
 
 // semSecretKind is what detectSecret found.

@@ -20,18 +20,29 @@ import (
 // read as stdio, a type spelled for another tool, a URL Copilot CLI
 // parses before expanding variables).
 
-// transportRules runs the transport rules on one entry. A reader that
-// does not know the entry's type skips it whole (type-not-accepted says
-// so), so the field rules only ask the readers that know it.
-func (c *semantic) transportRules(e *semEntry) {
-	c.typeNotAccepted(e)
-	skippedForType := c.missingType(e)
+// The transport rules. A reader that does not know the entry's type skips
+// it whole (type-not-accepted says so), so the field rules only ask the
+// readers that know it.
+
+// missingCommand reports a local server without "command", except to the
+// readers missing-type already blames for the entry.
+func (c *semantic) missingCommand(e *semEntry) {
+	_, skippedForType := c.missingType(e)
 	c.missingField(e, "command", semStdio, skippedForType, CodeMissingCommand,
 		`a local server needs "command", the program to start`)
+}
+
+// missingURL reports a remote server without "url".
+func (c *semantic) missingURL(e *semEntry) {
 	c.missingField(e, "url", semRemote, nil, CodeMissingURL, `a remote server needs "url"`)
-	c.commandForm(e)
-	c.emptyCommand(e)
-	c.invalidURL(e)
+}
+
+// missingTypeRule reports an entry without "type" that a reader cannot
+// read without one (missingType).
+func (c *semantic) missingTypeRule(e *semEntry) {
+	if d, _ := c.missingType(e); d != nil {
+		c.add(*d)
+	}
 }
 
 // semTypeSpellings are the spellings of each transport per dialect, the
@@ -163,15 +174,15 @@ func (c *semantic) everyReaderTakes(e *semEntry, cand, class string) bool {
 	return true
 }
 
-// missingType reports an entry without "type" that a reader cannot read
-// without one, and returns those readers. Claude Code takes an entry
+// missingType is the finding on an entry without "type" that a reader
+// cannot read without one, and those readers (nil, nil: none). Claude Code takes an entry
 // without type for stdio even when it has a url, so a url-only entry is
 // skipped ("has a "url" but no "type"", verified, Claude Code 2.1.328),
 // while Copilot CLI reads it as http (verified, 1.0.102). OpenCode
 // requires type in every entry (verified, 1.18.33).
-func (c *semantic) missingType(e *semEntry) []*registry.Reader {
+func (c *semantic) missingType(e *semEntry) (*Diagnostic, []*registry.Reader) {
 	if e.has("type") {
-		return nil
+		return nil, nil
 	}
 	hasURL, hasCommand := e.has("url"), e.has("command")
 	var vs semVerdicts
@@ -196,7 +207,7 @@ func (c *semantic) missingType(e *semEntry) []*registry.Reader {
 	}
 	sev, ok := vs.severity()
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	blamed := vs.readers(outSkipped, outRefused, outMayNotLoad)
 	// Claude Code's own words (2.1.328: `MCP server "x" has a "url" but no
@@ -209,14 +220,13 @@ func (c *semantic) missingType(e *semEntry) []*registry.Reader {
 	if e.has("transport") {
 		fix = fmt.Sprintf(`rename "transport" to "type" (with the value %q)`, repl)
 	}
-	c.add(Diagnostic{
+	return &Diagnostic{
 		Span:     e.s.Key().Span,
 		Severity: sev,
 		Code:     CodeMissingType,
 		Message:  semMessage(c.blame(e.s.Name, vs, ""), reason, c.acceptors(vs), fix),
 		Data:     semData(e.s.Name, blamed, "field", "type", FixKey, Fix{Kind: FixAddMember, Key: "type", Value: repl, Safe: true}),
-	})
-	return blamed
+	}, blamed
 }
 
 // semRemoteType guesses the remote type a url-only entry means: "sse" for an

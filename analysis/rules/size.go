@@ -21,7 +21,7 @@ const MaxConfigSize = 16 << 20
 
 // sizeRules are the rules of size.go.
 var sizeRules = []Rule{
-	{CodeFileTooLarge, SeverityWarning, "The file is larger than 16 MB, too large for a configuration file a person edits; it is not analysed."},
+	{CodeFileTooLarge, SeverityWarning, "The file is larger than 16 MB, too large for a configuration file a person edits; it is not analysed.", reportedIn("TooLarge, by the caller that reads the file")},
 }
 
 // TooLarge is the one finding of a file of size bytes that is not

@@ -42,7 +42,7 @@ const ignoreDirective = "mcp-lsp-ignore"
 
 // suppressRules are the rules of this file.
 var suppressRules = []Rule{
-	{CodeUnusedIgnore, SeverityHint, "An `mcp-lsp-ignore` comment, or an `ignore` entry of `.mcp-lsp.json`, that silences no finding (or names no rule): remove it."},
+	{CodeUnusedIgnore, SeverityHint, "An `mcp-lsp-ignore` comment, or an `ignore` entry of `.mcp-lsp.json`, that silences no finding (or names no rule): remove it.", reportedIn("Config.Suppress, over every finding of a file")},
 }
 
 // Ignore is one entry of the "ignore" list of the project file.

@@ -427,6 +427,18 @@ func UnknownKey(r *registry.Reader) Outcome {
 	return effectOutcome(r, func(x *registry.Effects) registry.EntryEffect { return x.UnknownKey.Effect })
 }
 
+// DuplicateName is what reader r does with a server map that names one
+// server twice: the registry's duplicateName effect. lastWins: the later
+// member counts and the earlier one is ignored (the JSON parsers of the
+// verified tools); otherwise o is what happens instead (Codex CLI refuses
+// the whole configuration), MayNotLoad where it is not known.
+func DuplicateName(r *registry.Reader) (o Outcome, lastWins bool) {
+	if r.Effects != nil && r.Effects.DuplicateName.Effect == registry.LastWins {
+		return Loads, true
+	}
+	return effectOutcome(r, func(x *registry.Effects) registry.EntryEffect { return x.DuplicateName.Effect }), false
+}
+
 // nameRegexps caches the compiled serverNames.forbidden patterns (the
 // registry validates that they compile).
 var nameRegexps sync.Map // pattern -> *regexp.Regexp
