@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
@@ -252,7 +253,7 @@ func (c *semantic) wrongMapKeys() {
 			case semReadsRootKey(r, key):
 				vs = append(vs, semVerdict{r, outAccepted})
 			case hasWant:
-				vs = append(vs, semVerdict{r, semOnUnknownTopKey(r)})
+				vs = append(vs, semVerdict{r, semOutcomeOf(verdict.UnknownTopKey(r))})
 			default:
 				vs = append(vs, semVerdict{r, outSkipped})
 			}
@@ -434,10 +435,6 @@ func (c *semantic) fileSpan() span.Span {
 	return span.New(root.Span.Start, root.Span.Start+1)
 }
 
-// semOnUnknownTopKey is what a reader's tool does with a key it does not
-// know at the top of its file, outside any server entry (the registry's
-// effects are about entries): OpenCode's top-level config object is strict
-// ("Unrecognized key"), and the other tools drop the key.
 // semKnowsTopKey reports whether the reader's dialect schema describes
 // key at the top level of the file as something other than servers.
 func semKnowsTopKey(r *registry.Reader, key string) bool {
@@ -446,11 +443,4 @@ func semKnowsTopKey(r *registry.Reader, key string) bool {
 	}
 	_, ok := schemas.PropertyDoc(string(r.Dialect), "", key)
 	return ok
-}
-
-func semOnUnknownTopKey(r *registry.Reader) semOutcome {
-	if r.Tool == "opencode" {
-		return outRefused
-	}
-	return outIgnored
 }

@@ -427,6 +427,16 @@ func UnknownKey(r *registry.Reader) Outcome {
 	return effectOutcome(r, func(x *registry.Effects) registry.EntryEffect { return x.UnknownKey.Effect })
 }
 
+// UnknownTopKey is what reader r does with a key it does not know at the
+// top of its file, outside any server entry: the registry's unknownTopKey
+// effect (OpenCode refuses the configuration), else the key is not read.
+func UnknownTopKey(r *registry.Reader) Outcome {
+	if r.Effects == nil || r.Effects.UnknownTopKey == nil {
+		return LoadsIgnoringKeys
+	}
+	return effectOutcome(r, func(x *registry.Effects) registry.EntryEffect { return x.UnknownTopKey.Effect })
+}
+
 // DuplicateName is what reader r does with a server map that names one
 // server twice: the registry's duplicateName effect. lastWins: the later
 // member counts and the earlier one is ignored (the JSON parsers of the

@@ -451,6 +451,12 @@ type Effects struct {
 	// file may name only the fields it changes: a lower layer may supply
 	// the rest). nil: InvalidEntry applies.
 	MissingField *EffectFact `json:"missingField,omitempty"`
+	// UnknownTopKey, when set, is what the reader does with a key it does
+	// not know at the top of the file, outside any server entry (OpenCode's
+	// top-level config object is strict: it refuses the configuration).
+	// nil: the reader does not read the key (ignores-key), as the tools
+	// whose files hold other settings do.
+	UnknownTopKey *EffectFact `json:"unknownTopKey,omitempty"`
 }
 
 // AcceptsComments reports whether the reader reads a file with comments.

@@ -380,6 +380,9 @@ func validateEffects(rw string, rd *Reader, add func(string, ...any), basis func
 	if e.MissingField != nil {
 		check("missingField", *e.MissingField, LoadsEntry, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
 	}
+	if e.UnknownTopKey != nil {
+		check("unknownTopKey", *e.UnknownTopKey, IgnoresKey, RefusesWholeConfig, UnknownEntryEffect)
+	}
 }
 
 // skimCovers reports whether skim path s keeps what lies at path m: s is
