@@ -75,10 +75,19 @@ its reasons (stable codes, byte spans) and the program it would start. The
 schema and semantic rules, the effective view (` + "`mcp-lsp effective`" + `), hover
 and the code actions (built on those diagnostics) all read that verdict, so
 they cannot disagree. What each
-tool does with an invalid entry, an unknown key and a duplicate name is data
+tool does with an invalid entry, an unknown key, a duplicate name and a key
+it does not know at the top of the file is data
 in ` + "`discovery/registry/registry.json`" + ` (` + "`effects`" + ` of each reader, with its
-confidence and source). Verdicts are cached by content (registry, reader,
-entry bytes) in the language server's session.
+confidence and source): ` + "`duplicate-key`" + ` on a repeated server name says what
+each reader does (the JSON readers keep the last: a warning; a reader that
+refuses the file makes it an error naming the tool; Codex CLI's TOML parser
+already stops at a key defined twice, a ` + "`syntax-error`" + `). Verdicts are cached by
+content (registry, reader, entry bytes) in the language server's session.
+
+Each rule below is one value in ` + "`analysis/rules`" + ` (code, default severity,
+summary and the check that reports it), listed in ` + "`Rules`" + `; ` + "`AnalyzeFile`" + ` runs
+the checks in that order. Rules that one pass finds together share a check
+(the schema rules: one validation of each entry per reader).
 
 A file a tool cannot parse has its own effect (` + "`syntaxError`" + ` of each reader):
 it **drops the file**, **refuses the whole configuration**, or **stops the
