@@ -100,8 +100,15 @@ included.
 
 Claude Code 2.1.328, GitHub Copilot CLI 1.0.102, OpenCode 1.18.33 and Gemini
 CLI 0.61.0 are modelled from runs of the real tools (files, layers, gates,
-strictness, interpolation); VS Code, Cursor, Claude Desktop, Atomic TUI and
-Nyzhi from their documentation and code. Gemini CLI reads
+strictness, interpolation); VS Code, Cursor, Claude Desktop, Atomic TUI,
+Nyzhi, Roo Code and Zed from their documentation and code. Roo Code validates
+a whole file (` + "`.roo/mcp.json`" + `, the global ` + "`mcp_settings.json`" + `) with one zod
+schema: one invalid entry and none of the file's servers start (a ` + "`url`" + `
+without ` + "`type`" + ` is skipped alone); unknown keys are stripped. Zed reads
+` + "`context_servers`" + ` from its settings files: an entry that fits none of its
+shapes (` + "`command`" + ` without ` + "`args`" + `, a header that is not a string) makes Zed
+reject the whole settings file, while an invalid ` + "`env`" + ` or ` + "`timeout`" + ` is only
+dropped. Gemini CLI reads
 ` + "`~/.gemini/settings.json`" + `, the launch directory's ` + "`.gemini/settings.json`" + `
 (no walk-up) and the system files; in a folder its ` + "`trustedFolders.json`" + ` does
 not trust, no server starts, and its ` + "`mcp.allowed`" + `/` + "`mcp.excluded`" + ` lists and
