@@ -44,12 +44,21 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 		return f, nil, f.Exists
 	}
 	cfg, _, _ := s.Config(filepath.Dir(path), opts)
+	parsed := s.Parse(f)
+	// The file's own findings and the workspace's effective configurations
+	// (the cross-file findings) depend on the same parse and on nothing
+	// of each other: on an edit of a large file both are redone, so they
+	// run on both cores at once.
+	var crossFile func() *WorkspaceAnalysis
+	if len(opts.Folders) > 0 {
+		crossFile = s.workspaceAsync(opts)
+	}
 	key := analysisKey{hash: f.Hash, generation: s.generation, registry: opts.Registry, env: opts.Env, config: fmt.Sprint(cfg)}
 	found = slices.Clone(s.analyses.get(path, key, func() []rules.Diagnostic {
 		return rules.AnalyzeFile(rules.FileInput{
 			Path:     path,
 			Content:  f.Content,
-			Parsed:   s.Parse(f),
+			Parsed:   parsed,
 			Kind:     kind,
 			Registry: opts.Registry,
 			Config:   cfg,
@@ -57,12 +66,37 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 			Resolver: resolver{snap: s, lookups: s.lookups, home: opts.Env.Home, lookup: cfg.CommandLookup},
 		})
 	}))
-	if len(opts.Folders) > 0 {
-		found = append(found, cfg.Filter(s.Workspace(opts).CrossFile[path])...)
+	if crossFile != nil {
+		found = append(found, cfg.Filter(crossFile().CrossFile[path])...)
 		rules.SortDiagnostics(found)
 	}
-	found = cfg.Suppress(rules.SuppressInput{Path: path, Content: f.Content, Parsed: s.Parse(f), Kind: kind, CrossFile: len(opts.Folders) > 0}, found)
+	found = cfg.Suppress(rules.SuppressInput{Path: path, Content: f.Content, Parsed: parsed, Kind: kind, CrossFile: len(opts.Folders) > 0}, found)
 	return f, found, true
+}
+
+// workspaceAsync starts s.Workspace(opts) in another goroutine unless it
+// is already computed, and returns the function that waits for it. A
+// panic in it is raised again in the caller of the returned function, as
+// if Workspace had been called there.
+func (s *Snapshot) workspaceAsync(opts DiagnoseOptions) func() *WorkspaceAnalysis {
+	key := workspaceKey(opts)
+	s.mu.Lock()
+	w, done := s.workspaces[key]
+	s.mu.Unlock()
+	if done {
+		return func() *WorkspaceAnalysis { return w }
+	}
+	ch := make(chan func() *WorkspaceAnalysis, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- func() *WorkspaceAnalysis { panic(r) }
+			}
+		}()
+		w := s.Workspace(opts)
+		ch <- func() *WorkspaceAnalysis { return w }
+	}()
+	return sync.OnceValue(func() *WorkspaceAnalysis { return (<-ch)() })
 }
 
 // Config returns the analysis configuration for files in dir: the base,
