@@ -170,7 +170,10 @@ func Compute(in Input) *Result {
 	}
 	gates := newGateReader(in)
 	profile := readProfileGates(in)
-	defs := map[string][]*Definition{}
+	// Every definition read, in reading order (lowest precedence first);
+	// grouped by name below. A slice sorted once, not a map of names:
+	// a server map holds thousands of names, usually in order already.
+	var defs []*Definition
 	rank := 0
 	found := map[string]string{} // layer id -> the closest file it found
 	// A tool that validates the merged entries (Codex CLI) judges each
@@ -253,23 +256,20 @@ func Compute(in Input) *Result {
 					}
 					d.Gate = Gate{State: GateInvalid, Why: verb + why(v)}
 				}
-				defs[m.Key.Str] = append(defs[m.Key.Str], d)
+				defs = append(defs, d)
 			}
 		}
 	}
 	slices.Reverse(res.Sources)
 	if res.Stopped != nil {
 		why := stoppedWhy(in, res.Stopped)
-		for _, ds := range defs {
-			for _, d := range ds {
-				d.Gate = Gate{State: GateToolStopped, Why: why}
-			}
+		for _, d := range defs {
+			d.Gate = Gate{State: GateToolStopped, Why: why}
 		}
 	}
 	deep := in.Tool.Merge.Value == registry.DeepMerge
-	for _, name := range sortedKeys(defs) {
-		ds := defs[name]
-		slices.Reverse(ds) // highest precedence first
+	for _, ds := range byName(defs) {
+		name := ds[0].Member.Key.Str
 		srv := resolve(in.Tool, name, ds, deep)
 		if mergedCheck && srv.Winner != nil {
 			if v := judgeMerged(in, srv); v != nil && v.Outcome == verdict.RefusesFile {
@@ -380,19 +380,22 @@ func resolve(tool *registry.Tool, name string, ds []*Definition, deep bool) *Ser
 	}
 	s.Winner = open[0]
 	// Put the winner first, keep the others in precedence order.
-	s.Definitions = append([]*Definition{s.Winner}, slices.DeleteFunc(slices.Clone(ds), func(d *Definition) bool { return d == s.Winner })...)
-	contributors := []*Definition{s.Winner}
+	if ds[0] != s.Winner {
+		s.Definitions = append([]*Definition{s.Winner}, slices.DeleteFunc(slices.Clone(ds), func(d *Definition) bool { return d == s.Winner })...)
+	}
+	contributors := open[:1]
 	if deep {
 		contributors = open
 	}
-	seen := map[string]bool{}
 	for _, d := range contributors {
 		if d.Member.Value == nil || d.Member.Value.Kind != jsonc.Object {
 			continue
 		}
 		for i := len(d.Member.Value.Members) - 1; i >= 0; i-- {
 			m := d.Member.Value.Members[i]
-			if m.Key == nil || seen[m.Key.Str] {
+			// A definition has a handful of fields: a scan of those taken
+			// so far is cheaper than a set per server.
+			if m.Key == nil || slices.ContainsFunc(s.Fields, func(f Field) bool { return f.Key == m.Key.Str }) {
 				continue
 			}
 			if d.Verdict.Ignores(m.Key.Str) {
@@ -403,7 +406,6 @@ func resolve(tool *registry.Tool, name string, ds []*Definition, deep bool) *Ser
 				}
 				continue
 			}
-			seen[m.Key.Str] = true
 			s.Fields = append(s.Fields, Field{Key: m.Key.Str, From: d, Member: m})
 		}
 	}
@@ -539,13 +541,36 @@ func serverMembers(root *jsonc.Node, path []string) []*jsonc.Member {
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// byName groups defs (in reading order, lowest precedence first) by
+// server name, names sorted, each group highest precedence first.
+func byName(defs []*Definition) [][]*Definition {
+	order := make([]int32, len(defs))
+	for i := range order {
+		order[i] = int32(i)
 	}
-	slices.Sort(keys)
-	return keys
+	// Stable by reading order; pdqsort takes a sorted map in one pass.
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := strings.Compare(defs[a].Member.Key.Str, defs[b].Member.Key.Str); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
+	sorted := make([]*Definition, len(defs))
+	for i, j := range order {
+		sorted[i] = defs[j]
+	}
+	var out [][]*Definition
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && sorted[j].Member.Key.Str == sorted[i].Member.Key.Str {
+			j++
+		}
+		g := sorted[i:j:j]
+		slices.Reverse(g)
+		out = append(out, g)
+		i = j
+	}
+	return out
 }
 
 func cmpOr(a, b string) string {
