@@ -18,11 +18,15 @@ import (
 //
 //	{"tools": ["claude-code", "opencode"],
 //	 "rules": {"duplicate-key": "off", "unknown-key": "error"},
-//	 "commandLookup": false}
+//	 "commandLookup": false,
+//	 "windows": false}
 type Settings struct {
 	Tools         []string          `json:"tools,omitempty"`
 	Rules         map[string]string `json:"rules,omitempty"`
 	CommandLookup *bool             `json:"commandLookup,omitempty"`
+	// Windows false says the project is not used on Windows: the rules
+	// about what fails there only (windows-cmd-wrapper) are off.
+	Windows *bool `json:"windows,omitempty"`
 	// Ignore silences findings in files where a comment cannot (strict
 	// JSON): {"path": ".mcp.json", "server": "x", "code": "literal-secret",
 	// "reason": "..."}. Read from the project file only; see Suppress.
@@ -112,6 +116,13 @@ func SettingsFromValue(raw map[string]any, problems []string) (Settings, []strin
 				continue
 			}
 			s.CommandLookup = &b
+		case "windows":
+			b, ok := v.(bool)
+			if !ok {
+				problems = append(problems, `"windows" must be true or false`)
+				continue
+			}
+			s.Windows = &b
 		case "ignore":
 			list, ok := v.([]any)
 			if !ok {
@@ -173,7 +184,7 @@ func ignoreSetting(v any) (IgnoreSetting, string) {
 // are reported (with the valid values) and ignored.
 func (s Settings) Apply(base rules.Config, reg *registry.Registry) (rules.Config, []string) {
 	var problems []string
-	c := rules.Config{Tools: base.Tools, Severity: map[string]rules.Severity{}, CommandLookup: base.CommandLookup}
+	c := rules.Config{Tools: base.Tools, Severity: map[string]rules.Severity{}, CommandLookup: base.CommandLookup, NotOnWindows: base.NotOnWindows, OnWindows: base.OnWindows}
 	for code, sev := range base.Severity {
 		c.Severity[code] = sev
 	}
@@ -201,6 +212,9 @@ func (s Settings) Apply(base rules.Config, reg *registry.Registry) (rules.Config
 	}
 	if s.CommandLookup != nil {
 		c.CommandLookup = *s.CommandLookup
+	}
+	if s.Windows != nil {
+		c.NotOnWindows = !*s.Windows
 	}
 	c.Ignores = slices.Clone(base.Ignores)
 	if len(s.Ignore) > 0 && s.Source == "" {

@@ -14,7 +14,7 @@ import (
 )
 
 // CrossFile returns the cross-file findings per file path: shadowed and
-// duplicate definitions, the winners' list of what they override, deep
+// duplicate definitions, one server started under two names, the winners' list of what they override, deep
 // merges that mix transports, and fallback files ignored because the file
 // they stand in for exists. Each finding names the tool.
 func CrossFile(results []*Result, displayPath func(string) string) map[string][]rules.Diagnostic {
@@ -27,7 +27,9 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 			out[path] = append(out[path], d)
 		}
 	}
+	var twice twice
 	for _, r := range results {
+		twice.add(r)
 		for _, src := range r.Sources {
 			if src.Preferred != "" {
 				add(src.Path, fallbackIgnored(r, src, displayPath))
@@ -86,6 +88,11 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 					Data:     map[string]any{"server": s.Name, "tool": string(r.Tool.ID)},
 				})
 			}
+		}
+	}
+	for p, ds := range twice.diagnostics(displayPath) {
+		for _, d := range ds {
+			add(p, d)
 		}
 	}
 	for p := range out {

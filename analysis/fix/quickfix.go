@@ -52,6 +52,9 @@ var fixers = map[string]fixer{
 	rules.CodeLiteralSecret:        fixLiteralSecret,
 	rules.CodeDuplicateServer:      fixDuplicateServer,
 	rules.CodeUnusedIgnore:         fixComment,
+	rules.CodeWindowsCmdWrapper:    fixWrapCommand,
+	rules.CodeServerStartedTwice:   fixDuplicateServer,
+	rules.CodeApproveEverything:    fixRemoveSetting,
 }
 
 // QuickFixes returns the fixes for one diagnostic of doc, each with

@@ -227,3 +227,51 @@ func fixURLScheme(d *Document, diag Diagnostic) []Fix {
 	at := n.Span.Start + 1
 	return []Fix{{Title: fmt.Sprintf("Add %s", quote(p)), Edits: []Edit{d.edit(at, at, escapeInString(p))}}}
 }
+
+// fixWrapCommand runs a command through another command line: "npx"
+// with its args becomes "cmd" with "/c", "npx" and the args (Claude Code
+// on Windows starts npx, a batch script there, only through cmd). The
+// rule says whether that is certain: on a machine that runs Windows, not
+// in a file shared with teammates on other systems.
+func fixWrapCommand(d *Document, diag Diagnostic) []Fix {
+	f := diag.Data.Fix
+	n, m, ok := d.valueAt(diag.Span)
+	if !ok || f.Kind != rules.FixWrapCommand || m.Key.Str != "command" || n.Kind != jsonc.String || n.Parent == nil {
+		return nil
+	}
+	words, ok := SplitCommand(f.Value)
+	if !ok || len(words) < 2 {
+		return nil
+	}
+	entry := n.Parent
+	lead := make([]string, 0, len(words))
+	for _, w := range words[1:] {
+		lead = append(lead, quote(w))
+	}
+	lead = append(lead, d.text(n.Span)) // the old command, as spelt
+	edits := []Edit{d.edit(n.Span.Start, n.Span.End, quote(words[0]))}
+	switch args := entry.Get("args"); {
+	case args == nil:
+		edits = append(edits, d.insertAfter(m, `"args": `+inlineArray(lead)))
+	case args.Value.Kind == jsonc.Array && len(args.Value.Elements) == 0:
+		edits = append(edits, d.edit(args.Value.Span.Start, args.Value.Span.End, inlineArray(lead)))
+	case args.Value.Kind == jsonc.Array:
+		at := args.Value.Elements[0].Span.Start
+		edits = append(edits, d.edit(at, at, strings.Join(lead, ", ")+", "))
+	default:
+		return nil
+	}
+	return []Fix{{Title: fmt.Sprintf("Run %s through %s", d.text(n.Span), f.Value), Preferred: true, Edits: edits}}
+}
+
+// fixRemoveSetting removes the setting the rule names (an
+// approve-everything key). Never safe: what to approve instead is the
+// user's call.
+func fixRemoveSetting(d *Document, diag Diagnostic) []Fix {
+	f := diag.Data.Fix
+	obj, i, ok := d.memberOfKey(diag.Span)
+	if !ok || f.Kind != rules.FixRemoveMember || obj.Members[i].Key.Str != f.Key {
+		return nil
+	}
+	return []Fix{{Title: fmt.Sprintf("Remove %s", quote(f.Key)), Edits: d.removeMember(obj, i)}}
+}

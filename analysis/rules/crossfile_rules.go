@@ -4,12 +4,13 @@ package rules
 // package effective, which computes what each tool really loads; the codes
 // are here so that every rule is listed (and documented) in one place.
 const (
-	CodeShadowedServer  = "shadowed-server"
-	CodeDuplicateServer = "duplicate-server"
-	CodeOverridesServer = "overrides-server"
-	CodeMergedTransport = "merged-remote-keeps-command"
-	CodeFallbackIgnored = "fallback-file-ignored"
-	CodeMergedInvalid   = "merged-server-invalid"
+	CodeShadowedServer     = "shadowed-server"
+	CodeDuplicateServer    = "duplicate-server"
+	CodeOverridesServer    = "overrides-server"
+	CodeMergedTransport    = "merged-remote-keeps-command"
+	CodeFallbackIgnored    = "fallback-file-ignored"
+	CodeMergedInvalid      = "merged-server-invalid"
+	CodeServerStartedTwice = "server-started-twice"
 )
 
 // crossFileCheck: the cross-file rules need every file a tool reads, so
@@ -20,6 +21,7 @@ var crossFileCheck = reportedIn("analysis/effective: CrossFile")
 var crossFileRules = []Rule{
 	{CodeShadowedServer, SeverityWarning, "A server defined in several files a tool reads, with a different definition: the tool uses another one than this.", crossFileCheck},
 	{CodeDuplicateServer, SeverityHint, "An identical copy of a server that a tool reads from another, winning file: this copy can be removed.", crossFileCheck},
+	{CodeServerStartedTwice, SeverityWarning, "The same server under two names in what one tool reads (the same command, arguments and environment, or the same URL and headers): the tool starts it twice, and every tool of it appears twice.", crossFileCheck},
 	{CodeOverridesServer, SeverityHint, "The definition a tool uses, listing the definitions of the same name it overrides.", crossFileCheck},
 	{CodeMergedTransport, SeverityWarning, "OpenCode deep-merges a remote entry over a local one (or the reverse): the merged server keeps fields of both.", crossFileCheck},
 	{CodeMergedInvalid, SeverityError, "A server that a tool validating after the merge refuses as merged from its layers: Codex CLI merges its config.toml files field by field and stops when the result has neither `command` nor `url`, or both (also when they come from two files).", crossFileCheck},

@@ -47,6 +47,10 @@ const (
 	// FixInsertText inserts Value after the token before the span (a
 	// missing comma).
 	FixInsertText FixKind = "insert-text"
+	// FixWrapCommand runs the command at the span (Key, a string) through
+	// the command line Value ("cmd /c"): its first word becomes the
+	// command, the rest and the old command go first in "args".
+	FixWrapCommand FixKind = "wrap-command"
 )
 
 // Fix is the quick fix a rule offers with a diagnostic. It never holds a
@@ -88,6 +92,7 @@ var FixKinds = []FixKindDoc{
 	{FixRemoveMember, "Removes the member whose key is `key`."},
 	{FixRemoveText, "Removes the flagged text (a trailing comma; a comment, such as an unused `mcp-lsp-ignore`, with its line)."},
 	{FixInsertText, "Inserts `value` (a missing comma)."},
+	{FixWrapCommand, "Runs `command` through `value` (`cmd /c`): `\"command\": \"cmd\", \"args\": [\"/c\", \"npx\", …]`."},
 }
 
 // RuleFixes lists, per rule code, the kinds of fix its diagnostics may
@@ -111,7 +116,10 @@ var RuleFixes = map[string][]FixKind{
 	CodeUndefinedInput:       {FixReplaceReference},
 	CodeLiteralSecret:        {FixSecretToVariable},
 	CodeDuplicateServer:      {FixRemoveMember},
+	CodeServerStartedTwice:   {FixRemoveMember},
 	CodeUnusedIgnore:         {FixRemoveText},
+	CodeWindowsCmdWrapper:    {FixWrapCommand},
+	CodeApproveEverything:    {FixRemoveMember},
 }
 
 // FixOf returns the fix in a diagnostic's Data, if any.

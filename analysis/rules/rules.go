@@ -56,6 +56,13 @@ type Config struct {
 	// Ignores are the "ignore" entries of the project file (see
 	// Suppress).
 	Ignores []Ignore
+	// NotOnWindows: the project says it is not used on Windows (setting
+	// "windows": false), so windows-cmd-wrapper has nothing to say.
+	NotOnWindows bool
+	// OnWindows: this machine runs Windows, so the user's own files are
+	// read by tools on Windows too (set from the environment, not a
+	// setting).
+	OnWindows bool
 }
 
 // SeverityOff, as a Config.Severity value, turns a rule off.

@@ -22,21 +22,29 @@ const (
 	CodeHomeDirectoryPath  = "home-directory-path"
 	CodeCredentialOverHTTP = "credential-over-http"
 	CodeUnpinnedPackage    = "unpinned-package"
+	CodeWindowsCmdWrapper  = "windows-cmd-wrapper"
+	CodeToolNameBudget     = "tool-name-budget"
+	CodeApproveEverything  = "approve-everything"
 )
 
 // projectRulesCheck is the one check of the rules of this file: one pass
-// over the server entries, memoised per entry, finds both.
+// over the server entries, memoised per entry, finds them all.
 var projectRulesCheck = fileCheck(checkProjectRules)
 
 // projectRules are the rules of this file.
 var projectRules = []Rule{
 	{CodeHomeDirectoryPath, SeverityWarning, "An absolute path under a home directory (`/Users/<name>/`, `/home/<name>/`, `C:\\Users\\<name>\\`) in a project-level file: it will not exist on a teammate's machine.", projectRulesCheck},
 	{CodeCredentialOverHTTP, SeverityWarning, "A credential header (`Authorization`, `*-API-Key`, `*token*`) sent to a plain `http://` URL that is not loopback: anyone on the network path can read it.", projectRulesCheck},
+	{CodeApproveEverything, SeverityWarning, "An approve-everything setting committed to the project (`autoApprove: [\"*\"]`, `alwaysAllow` with `*`, Gemini CLI's `trust: true`, `enableAllProjectMcpServers` in `.claude/settings.json`): every tool call, and every server a later commit adds, runs without asking anyone who clones it.", projectRulesCheck},
+	{CodeToolNameBudget, SeverityWarning, "A server name that leaves fewer than 32 characters for tool names: `mcp__<server>__<tool>` (each tool's pattern) must fit the 64 characters model APIs allow for a tool name, or calls fail with an API error.", projectRulesCheck},
+	{CodeWindowsCmdWrapper, SeverityInformation, "`npx`, `pnpm dlx` or `yarn dlx` as the command in a file Claude Code reads for someone on Windows (a project file, or this machine's own files on Windows): there they are batch scripts, which Claude Code starts only through `cmd /c`. Off with `\"windows\": false` when the project is not used on Windows.", projectRulesCheck},
+	{CodeUnpinnedPackage, SeverityHint, "A package runner (`npx`, `pnpm dlx`, `yarn dlx`, `bunx`, `uvx`, `pipx run`) fetching a package without a pinned version (none, or a tag such as `@latest`): each start may run a release nobody reviewed (supply chain), and machines may run different code (reproducibility).", projectRulesCheck},
 }
 
 // checkProjectRules runs the rules of this file over every server entry.
-// Their findings depend on nothing but the member's text (name included)
-// and whether the file is shared with the project, so they are memoised
+// Their findings depend on nothing but the member's text (name included),
+// whether the file is shared with the project, its readers' tools and the
+// Windows settings (projectMemoKey), so they are memoised
 // by text like the semantic rules (semantic_memo.go): an edit of a large
 // file runs them on the edited entry only.
 func checkProjectRules(in FileInput) []Diagnostic {
@@ -44,10 +52,7 @@ func checkProjectRules(in FileInput) []Diagnostic {
 		return nil
 	}
 	project := in.Kind.Scope == registry.ScopeProject
-	key := entryMemoKey{reg: in.Registry, ctx: "project-rules"}
-	if project {
-		key.ctx += "|project-scope"
-	}
+	key := projectMemoKey(in, project)
 	// Spans are re-based on the parse's text: a memo is only usable when
 	// that is the text analysed.
 	memo := in.Cache != nil && bytes.Equal(in.Content, in.Parsed.Src)
@@ -67,14 +72,14 @@ func checkProjectRules(in FileInput) []Diagnostic {
 				}
 				seen[m] = true
 				if !memo || !memoSafe(in.Parsed, in.index, m) {
-					ds = append(ds, projectRulesOf(m, project)...)
+					ds = append(ds, projectRulesOf(in, m, project)...)
 					continue
 				}
 				at := m.Span.Start
 				text := in.Parsed.Src[at:m.Span.End]
 				found, ok := in.Cache.proj.Get(key, text)
 				if !ok {
-					found = memoDiagnostics(projectRulesOf(m, project), at)
+					found = memoDiagnostics(projectRulesOf(in, m, project), at)
 					in.Cache.proj.Put(key, string(text), found)
 				}
 				for _, d := range found {
@@ -83,18 +88,43 @@ func checkProjectRules(in FileInput) []Diagnostic {
 			}
 		}
 	}
-	return ds
+	return append(ds, approveAllProjectServers(in)...)
 }
 
 // projectRulesOf is what the rules of this file find on the server m, in
-// a file shared with the project or not.
-func projectRulesOf(m *jsonc.Member, project bool) []Diagnostic {
+// a file shared with the project or not. Besides m's text it depends only
+// on what projectMemoKey holds.
+func projectRulesOf(in FileInput, m *jsonc.Member, project bool) []Diagnostic {
 	name, _ := verdict.Decode(m.Key).(string)
 	var ds []Diagnostic
 	if project {
 		ds = append(ds, homePaths(name, m.Value)...)
+		ds = append(ds, approveEverything(in, name, m.Value)...)
 	}
-	return append(ds, credentialOverHTTP(name, m.Value)...)
+	ds = append(ds, credentialOverHTTP(name, m.Value)...)
+	ds = append(ds, toolNameBudget(in, m)...)
+	ds = append(ds, windowsCmdWrapper(in, name, m.Value)...)
+	return append(ds, unpinnedPackages(name, m.Value)...)
+}
+
+// projectMemoKey is the context of the memoised project rules: the
+// file's scope, its readers' tools (tool-name-budget, windows-cmd-wrapper
+// and Gemini CLI's trust depend on them) and the Windows settings.
+func projectMemoKey(in FileInput, project bool) entryMemoKey {
+	b := []byte("project-rules")
+	if project {
+		b = append(b, "|project-scope"...)
+	}
+	if in.Config.NotOnWindows {
+		b = append(b, "|not-on-windows"...)
+	}
+	if in.Config.OnWindows {
+		b = append(b, "|on-windows"...)
+	}
+	for _, r := range in.Kind.Readers {
+		b = appendKeyString(b, string(r.Tool))
+	}
+	return entryMemoKey{reg: in.Registry, ctx: string(b)}
 }
 
 // homeDir matches a home directory at the start of a value or after a

@@ -105,6 +105,7 @@ func (s *Snapshot) workspaceAsync(opts DiagnoseOptions) func() *WorkspaceAnalysi
 // project file's path ("" if none) and the problems found in the settings.
 func (s *Snapshot) Config(dir string, opts DiagnoseOptions) (rules.Config, string, []string) {
 	cfg := opts.Base
+	cfg.OnWindows = opts.Env.GOOS == "windows" // the user's own files are read on Windows
 	var problems []string
 	projectPath := ""
 	for d := dir; ; d = filepath.Dir(d) {
