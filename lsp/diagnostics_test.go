@@ -61,7 +61,7 @@ func TestBurstOfEditsEndsOnLatestVersion(t *testing.T) {
 	c := startServer(t, Options{})
 	c.initialize(dir)
 	uri := c.open(filepath.Join(dir, ".mcp.json"), "")
-	text := `{"mcpServers": {"fs": {"command": "npx"}}}`
+	text := `{"mcpServers": {"fs": {"command": "node"}}}`
 	var v int32
 	for i := range text {
 		v = c.change(uri, &protocol.Range{Start: pos(0, uint32(i)), End: pos(0, uint32(i))}, text[i:i+1])

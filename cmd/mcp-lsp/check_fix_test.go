@@ -165,7 +165,7 @@ func gitApply(t *testing.T, dir, patch string) {
 // --fix are those of the fixed files.
 func TestCheckFixStatusSaysWhatIsLeft(t *testing.T) {
 	dir := writeTree(t, map[string]string{
-		".mcp.json": "{\n  \"mcpServers\": {\n    \"fs\": {\"type\": \"local\", \"command\": \"npx\"}\n  }\n}\n",
+		".mcp.json": "{\n  \"mcpServers\": {\n    \"fs\": {\"type\": \"local\", \"command\": \"node\"}\n  }\n}\n",
 	})
 	setHome(t, filepath.Join(dir, "home"))
 	out, errOut, code := runCLI(t, "check", dir)
@@ -180,7 +180,7 @@ func TestCheckFixStatusSaysWhatIsLeft(t *testing.T) {
 		t.Errorf("--fix stderr = %q", errOut)
 	}
 	got, _ := os.ReadFile(filepath.Join(dir, ".mcp.json"))
-	if want := "{\n  \"mcpServers\": {\n    \"fs\": {\"type\": \"stdio\", \"command\": \"npx\"}\n  }\n}\n"; string(got) != want {
+	if want := "{\n  \"mcpServers\": {\n    \"fs\": {\"type\": \"stdio\", \"command\": \"node\"}\n  }\n}\n"; string(got) != want {
 		t.Errorf("fixed file %q, want %q", got, want)
 	}
 }

@@ -56,7 +56,7 @@ func TestCheckTextOutputAndExitCodes(t *testing.T) {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
 	}
 
-	clean := writeTree(t, map[string]string{".mcp.json": `{"mcpServers": {"fs": {"command": "npx"}}}`})
+	clean := writeTree(t, map[string]string{".mcp.json": `{"mcpServers": {"fs": {"command": "node"}}}`})
 	if out, _, code := runCLI(t, "check", clean); code != 0 || out != "" {
 		t.Errorf("clean tree: exit %d, output %q", code, out)
 	}

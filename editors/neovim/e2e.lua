@@ -49,12 +49,25 @@ local ok, err = pcall(function()
   }, 10000, bufnr)
   step('hover', hover and hover.result and hover.result.contents and hover.result.contents.value or vim.NIL)
 
-  -- Code actions on the first diagnostic; apply the first quick fix.
-  local first = vim.diagnostic.get(bufnr)[1]
+  -- Code actions on the first error; apply the first quick fix. (The
+  -- line holds notes too, such as the unpinned package: their fixes are
+  -- not the point here.)
+  local first
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    if first == nil and d.severity == vim.diagnostic.severity.ERROR then
+      first = d
+    end
+  end
+  local errors = {}
+  for _, d in ipairs(vim.lsp.diagnostic.get_line_diagnostics(bufnr, first.lnum)) do
+    if d.severity == 1 then
+      table.insert(errors, d)
+    end
+  end
   local actions = client.request_sync('textDocument/codeAction', {
     textDocument = { uri = vim.uri_from_bufnr(bufnr) },
     range = { start = { line = first.lnum, character = first.col }, ['end'] = { line = first.end_lnum, character = first.end_col } },
-    context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(bufnr, first.lnum) },
+    context = { diagnostics = errors },
   }, 10000, bufnr)
   local titles = {}
   local applied = false

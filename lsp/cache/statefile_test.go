@@ -22,7 +22,8 @@ import (
 // analysis to find: an empty command in the last project's server, and a
 // server named "workspace" (reserved) among the user servers; and one for
 // it to miss: a duplicate key inside a history entry, which no reader
-// reads.
+// reads. The projects' servers pin their package (no unpinned-package
+// note among the findings).
 func claudeJSON(projects, entries int) []byte {
 	var b bytes.Buffer
 	b.WriteString("{\n  \"numStartups\": 412,\n  \"mcpServers\": {\n    \"github\": {\n      \"type\": \"http\",\n      \"url\": \"https://api.githubcopilot.com/mcp/\"\n    },\n    \"workspace\": {\n      \"command\": \"npx\"\n    }\n  },\n  \"projects\": {\n")
@@ -40,7 +41,7 @@ func claudeJSON(projects, entries int) []byte {
 		if p == projects-1 {
 			command = ""
 		}
-		fmt.Fprintf(&b, "      ],\n      \"mcpServers\": {\n        \"local-%02d\": {\n          \"type\": \"stdio\",\n          \"command\": %q,\n          \"args\": [\n            \"mcp-server-git\"\n          ]\n        }\n      },\n", p, command)
+		fmt.Fprintf(&b, "      ],\n      \"mcpServers\": {\n        \"local-%02d\": {\n          \"type\": \"stdio\",\n          \"command\": %q,\n          \"args\": [\n            \"mcp-server-git==2025.1.14\"\n          ]\n        }\n      },\n", p, command)
 		b.WriteString("      \"enabledMcpjsonServers\": [],\n      \"disabledMcpjsonServers\": [],\n      \"hasTrustDialogAccepted\": true,\n      \"projectOnboardingSeenCount\": 3\n    }")
 		if p < projects-1 {
 			b.WriteByte(',')
