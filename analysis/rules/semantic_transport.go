@@ -189,15 +189,16 @@ func (c *semantic) missingType(e *semEntry) (*Diagnostic, []*registry.Reader) {
 	var repl string
 	for i, r := range e.readers {
 		o := outAccepted
+		// The reader's verdict decides; its dialect says which reason
+		// stands for a missing type and how the type is spelled.
 		switch string(r.Dialect) {
 		case schemas.ClaudeCode:
-			// The verdict decides; an entry being typed has none yet.
-			if reason := e.reason(i, CodeMissingType, ""); reason != nil || (e.verdicts == nil && semTransportOf(e.defs[i]) == semStdio && hasURL && !hasCommand) {
-				o, repl = semRejects(r), semRemoteType(e)
+			if reason := e.reason(i, CodeMissingType, ""); reason != nil {
+				o, repl = semOutcomeOf(reason.Outcome), semRemoteType(e)
 			}
 		case schemas.OpenCode:
-			if hasCommand || hasURL {
-				o, repl = semRejects(r), "remote"
+			if reason := e.reason(i, verdict.CodeMissingField, "type"); reason != nil && (hasCommand || hasURL) {
+				o, repl = semOutcomeOf(reason.Outcome), "remote"
 				if hasCommand {
 					repl = "local"
 				}
@@ -303,7 +304,7 @@ func (c *semantic) commandForm(e *semEntry) {
 			continue
 		}
 		o := outAccepted
-		if wantsArray := r.Dialect == schemas.OpenCode; wantsArray != isArray {
+		if wantsArray := verdict.CommandIsArray(string(r.Dialect), e.views[i]); wantsArray != isArray {
 			o = semRejects(r)
 		}
 		vs = append(vs, semVerdict{r, o})
@@ -348,7 +349,7 @@ func (c *semantic) emptyCommand(e *semEntry) {
 	}
 	var vs semVerdicts
 	for i, r := range e.readers {
-		if semTransportOf(e.views[i]) != semStdio || !semEmptyProgram(m.Value, r.Dialect == schemas.OpenCode) {
+		if semTransportOf(e.views[i]) != semStdio || !semEmptyProgram(m.Value, verdict.CommandIsArray(string(r.Dialect), e.views[i])) {
 			continue
 		}
 		o := outAccepted

@@ -5,7 +5,9 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,8 +16,9 @@ import (
 // TestNothingElseDecidesAnEntry asserts that no code outside this package
 // decides what a reader does with a server entry: nothing else picks a
 // schema branch (schemas.ServerDef, schemas.Branch), validates against a
-// schema (the jsonschema library), or reads the registry's per-reader
-// entry effects (Reader.Effects). The schema diagnostics, the semantic
+// schema (the jsonschema library), reads the registry's per-reader
+// entry effects (Reader.Effects), or writes a tool id into a condition
+// (r.Tool == "opencode": a per-tool fact the registry should hold). The schema diagnostics, the semantic
 // rules, the effective engine, hover, code actions, the language server
 // and the CLI read a Verdict instead, so they cannot disagree.
 //
@@ -98,5 +101,61 @@ func decisions(t *testing.T, path string) []string {
 		}
 		return true
 	})
+	// A tool id written into a condition (r.Tool == "opencode", a switch
+	// on r.Tool with "opencode" as a case) is a per-tool fact in code: the
+	// registry holds those, per reader and file, with their sources.
+	isTool := func(e ast.Expr) bool {
+		sel, ok := e.(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == "Tool"
+	}
+	isString := func(e ast.Expr) bool {
+		lit, ok := e.(*ast.BasicLit)
+		return ok && lit.Kind == token.STRING
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if (n.Op == token.EQL || n.Op == token.NEQ) && (isTool(n.X) && isString(n.Y) || isTool(n.Y) && isString(n.X)) {
+				out = append(out, "compares a reader's Tool with a literal tool id")
+			}
+		case *ast.SwitchStmt:
+			if n.Tag == nil || !isTool(n.Tag) {
+				return true
+			}
+			for _, cc := range n.Body.List {
+				if slices.ContainsFunc(cc.(*ast.CaseClause).List, isString) {
+					out = append(out, "switches on a reader's Tool with a literal tool id")
+				}
+			}
+		}
+		return true
+	})
 	return out
+}
+
+// TestDecisionsDetector: the detector of TestNothingElseDecidesAnEntry
+// finds a tool id hard-coded in a condition, the way the top-level keys
+// of OpenCode were once judged.
+func TestDecisionsDetector(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.go")
+	src := `package x
+
+func a(r *R) bool { return r.Tool == "opencode" }
+func b(r *R) int {
+	switch r.Tool {
+	case "codex-cli":
+		return 1
+	}
+	return 0
+}
+func c(r *R) bool { return r.Tool == other }
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := decisions(t, path)
+	want := []string{"compares a reader's Tool with a literal tool id", "switches on a reader's Tool with a literal tool id"}
+	if !slices.Equal(got, want) {
+		t.Errorf("decisions = %q, want %q", got, want)
+	}
 }

@@ -684,3 +684,19 @@ func Validate(dialect, def string, n *jsonc.Node) (string, []Problem) {
 	}
 	return res.def, res.problems
 }
+
+// CommandIsArray reports whether dialect's server shape def takes its
+// "command" as one array holding the program and its arguments
+// (OpenCode's local servers), rather than a string with "args" beside
+// it: the schema's fact, for the rules about the command's form.
+func CommandIsArray(dialect, def string) bool {
+	s, err := schemas.Branch(dialect, def)
+	if err != nil || s == nil {
+		return false
+	}
+	p := s.Properties["command"]
+	for p != nil && p.Ref != nil && len(p.Types) == 0 {
+		p = p.Ref
+	}
+	return p != nil && slices.Contains(p.Types, "array") && !slices.Contains(p.Types, "string")
+}
