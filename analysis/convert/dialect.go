@@ -62,6 +62,15 @@ var dialects = map[Dialect]*dialectInfo{
 		defaultTimeout: 600000,
 		unsetEmpty:     []string{"env", "headers"},
 	},
+	schemas.CodexCLI: {
+		// No variable is expanded anywhere; environment values come in
+		// by name only (see codex.go).
+		// TimeoutMs is its tool_timeout_sec (startup_timeout_sec is kept
+		// as a Codex setting: no other dialect has both).
+		id: schemas.CodexCLI, tool: "Codex CLI", mapKey: "mcp_servers", syntax: noSyntax,
+		transports:     []Transport{Stdio, HTTP},
+		defaultTimeout: 60000,
+	},
 	schemas.OpenCode: {
 		id: schemas.OpenCode, tool: "OpenCode", mapKey: "mcp", syntax: braceSyntax,
 		fields:         []string{"*"},

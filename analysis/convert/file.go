@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
 
@@ -48,15 +49,24 @@ func ConvertFile(from, to Dialect, content []byte) (out []byte, losses []Loss, e
 	if err != nil {
 		return nil, nil, err
 	}
-	f := jsonc.Parse(content)
+	var f *jsonc.File
+	if isCodex(from) {
+		f = toml.Parse(content)
+	} else {
+		f = jsonc.Parse(content)
+	}
 	if len(f.Errors) > 0 {
 		e := f.Errors[0]
 		return nil, nil, fmt.Errorf("line %d: %s (fix the syntax first; mcp-lsp check lists every error)", lineOf(content, e.Span.Start), e.Message)
 	}
 	if f.Root == nil || f.Root.Kind != jsonc.Object {
-		return nil, nil, errors.New("the file is not a JSON object")
+		if f.Root == nil && isCodex(from) {
+			f.Root = &jsonc.Node{Kind: jsonc.Object} // an empty TOML file is an empty table
+		} else {
+			return nil, nil, errors.New("the file is not a JSON object")
+		}
 	}
-	if len(f.Comments) > 0 {
+	if len(f.Comments) > 0 || isCodex(from) && tomlHasComments(content) {
 		losses = append(losses, Loss{Field: "comments", Kind: Dropped, Reason: "comments are not carried over"})
 	}
 
@@ -131,6 +141,9 @@ func ConvertFile(from, to Dialect, content []byte) (out []byte, losses []Loss, e
 		return nil, nil, err
 	}
 	nl := newline(content)
+	if isCodex(dst.id) {
+		return RenderCodexFile(servers, nl), losses, nil
+	}
 	out = append(RenderEntry(root, "  ", nl), nl...)
 	return out, losses, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"testing"
 
@@ -26,6 +27,7 @@ var fuzzTargets = map[string]struct{ kind, path string }{
 	schemas.GeminiCLI:     {"gemini-workspace-settings", "/p/.gemini/settings.json"},
 	schemas.RooCode:       {"roo-project", "/p/.roo/mcp.json"},
 	schemas.Zed:           {"zed-project", "/p/.zed/settings.json"},
+	schemas.CodexCLI:      {"codex-project", "/p/.codex/config.toml"},
 }
 
 // fuzzDialect picks the dialect named d, or one chosen by its hash.
@@ -83,6 +85,7 @@ func FuzzConvertServer(f *testing.F) {
 	f.Add("vscode", "a b", "", "Bearer ${input:tok}", "X-Key", "${env:KEY}", "https://x.example/${workspaceFolder}", "http")
 	f.Add("copilot-cli", "gh", "", "$TOKEN", "Authorization", "Bearer $GH", "https://api.example.com:${PORT:-443}/mcp", "sse")
 	f.Add("cursor", "c", "${userHome}/bin/s", "${env:A}", "K", "${workspaceFolder}", "", "")
+	f.Add("codex-cli", "x.y", "npx", "-y", "API_KEY", "k\"\\\n", "https://x.example/mcp", "")
 	f.Fuzz(func(t *testing.T, from, name, command, arg, key, value, url, typ string) {
 		from = fuzzDialect(from)
 		var entry map[string]any
@@ -99,9 +102,15 @@ func FuzzConvertServer(f *testing.F) {
 		default:
 			entry = map[string]any{"type": typ, "url": url, "headers": map[string]string{key: value, "X-Arg": arg}}
 		}
-		content, err := json.MarshalIndent(map[string]any{mapKeys[from]: map[string]any{name: entry}}, "", "  ")
-		if err != nil {
-			t.Fatal(err)
+		var content []byte
+		if from == schemas.CodexCLI {
+			content = codexFile(name, entry)
+		} else {
+			var err error
+			content, err = json.MarshalIndent(map[string]any{mapKeys[from]: map[string]any{name: entry}}, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
 		for _, to := range convert.Dialects() {
 			out, losses, err := convert.ConvertFile(from, to, content)
@@ -118,12 +127,12 @@ func checkConverted(t *testing.T, from, to string, content, out []byte, losses [
 		t.Helper()
 		t.Fatalf("%s -> %s: "+format+"\ninput:\n%q\noutput:\n%s\nlosses: %v", append(append([]any{from, to}, args...), content, out, losses)...)
 	}
-	if !json.Valid(out) {
+	parsed := parseAs(to, out)
+	if to != schemas.CodexCLI && !json.Valid(out) {
 		fail("the output is not JSON")
 	}
-	parsed := jsonc.Parse(out)
 	if len(parsed.Errors) > 0 || len(parsed.Comments) > 0 {
-		fail("the output is not strict JSON: %v", parsed.Errors)
+		fail("the output is not strict JSON or TOML: %v", parsed.Errors)
 	}
 	if p := duplicateKey(parsed.Root); p != "" {
 		fail("duplicate key %q", p)
@@ -133,10 +142,8 @@ func checkConverted(t *testing.T, from, to string, content, out []byte, losses [
 		fail("line endings differ from the source's")
 	}
 
-	dec := json.NewDecoder(bytes.NewReader(out))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := decodeAs(to, out)
+	if err != nil {
 		fail("decoding: %v", err)
 	}
 	sch, err := schemas.Compiled(to)
@@ -149,7 +156,7 @@ func checkConverted(t *testing.T, from, to string, content, out []byte, losses [
 
 	// Every server of the source is in the output under its name, or a
 	// loss says it was dropped; no server comes from nowhere.
-	src := sourceNames(from, jsonc.Parse(content))
+	src := sourceNames(from, parseAs(from, content))
 	got := map[string]bool{}
 	for _, m := range serverMap(to, parsed.Root).Members {
 		got[m.Key.Str] = true
@@ -218,6 +225,7 @@ var mapKeys = map[string]string{
 	schemas.VSCode:        "servers",
 	schemas.RooCode:       "mcpServers",
 	schemas.Zed:           "context_servers",
+	schemas.CodexCLI:      "mcp_servers",
 }
 
 // serverMap returns the server map of a parsed file of dialect d (VS
@@ -269,4 +277,29 @@ func duplicateKey(n *jsonc.Node) string {
 		}
 	}
 	return ""
+}
+
+// codexFile is a Codex CLI config.toml holding entry as server name.
+func codexFile(name string, entry map[string]any) []byte {
+	var o convert.Object
+	for _, k := range []string{"command", "args", "env", "url", "headers"} {
+		v, ok := entry[k]
+		if !ok {
+			continue
+		}
+		if k == "headers" {
+			k = "http_headers"
+		}
+		switch v := v.(type) {
+		case map[string]string:
+			var m convert.Object
+			for _, kk := range slices.Sorted(maps.Keys(v)) {
+				m = append(m, convert.Member{Key: kk, Value: v[kk]})
+			}
+			o = append(o, convert.Member{Key: k, Value: m})
+		default:
+			o = append(o, convert.Member{Key: k, Value: v})
+		}
+	}
+	return convert.RenderCodexFile(convert.Object{{Key: name, Value: o}}, "\n")
 }

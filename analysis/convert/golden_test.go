@@ -2,7 +2,6 @@ package convert_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -27,12 +26,14 @@ var secretMarkers = []string{"sk-live", "cs-literal-secret", "none}", "/tmp/data
 
 func TestGolden(t *testing.T) {
 	cases, err := filepath.Glob(filepath.Join(goldenDir, "*", "in.*.json"))
+	tomls, _ := filepath.Glob(filepath.Join(goldenDir, "*", "in.*.toml"))
+	cases = append(cases, tomls...)
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no golden inputs in %s (%v)", goldenDir, err)
 	}
 	for _, in := range cases {
 		dir := filepath.Dir(in)
-		from := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(in), "in."), ".json")
+		from := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(in), "in."), filepath.Ext(in))
 		content, err := os.ReadFile(in)
 		if err != nil {
 			t.Fatal(err)
@@ -57,7 +58,7 @@ func TestGolden(t *testing.T) {
 					checkFixedPoint(t, to, out)
 				}
 				golden(t, filepath.Join(dir, "to."+to+".txt"), []byte(report.String()))
-				golden(t, filepath.Join(dir, "to."+to+".json"), out)
+				golden(t, filepath.Join(dir, "to."+to+fileExt(to)), out)
 			})
 		}
 	}
@@ -70,11 +71,9 @@ func validate(t *testing.T, dialect string, out []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(out))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	v, err := decodeAs(dialect, out)
+	if err != nil {
+		t.Fatalf("output does not parse: %v\n%s", err, out)
 	}
 	if err := sch.Validate(v); err != nil {
 		t.Errorf("output does not validate against the %s schema: %v\n%s", dialect, err, out)

@@ -108,7 +108,7 @@ func holds(b string, s *convert.Server) bool {
 		return s.Transport == convert.Stdio
 	case schemas.ClaudeCode:
 		return true
-	case schemas.Zed:
+	case schemas.Zed, schemas.CodexCLI:
 		return s.Transport == convert.Stdio || s.Transport == convert.HTTP
 	}
 	return s.Transport != convert.WS
@@ -379,6 +379,7 @@ func genServer(r *rand.Rand, d string) *convert.Server {
 		schemas.GeminiCLI:     {convert.Stdio, convert.HTTP, convert.SSE},
 		schemas.RooCode:       {convert.Stdio, convert.HTTP, convert.SSE},
 		schemas.Zed:           {convert.Stdio, convert.HTTP},
+		schemas.CodexCLI:      {convert.Stdio, convert.HTTP},
 	}[d]
 	s.Transport = transports[r.Intn(len(transports))]
 	if s.Transport == convert.Stdio {
@@ -394,6 +395,9 @@ func genServer(r *rand.Rand, d string) *convert.Server {
 	timeout := func() {
 		if g.chance(0.5) {
 			s.TimeoutMs = []int{1, 2500, 60000, 120000}[r.Intn(4)]
+			if d == schemas.CodexCLI && s.TimeoutMs == 60000 {
+				s.TimeoutMs = 90000 // Codex CLI's default, which another tool need not keep
+			}
 		}
 	}
 	switch d {
@@ -555,6 +559,58 @@ func genServer(r *rand.Rand, d string) *convert.Server {
 		}
 		if s.Transport == convert.Stdio && g.chance(0.2) {
 			s.Extras = append(s.Extras, convert.Extra{Dialect: d, Key: "remote", Value: true})
+		}
+	case schemas.CodexCLI:
+		// Variables come in by name only: env_vars, env_http_headers,
+		// bearer_token_env_var. An unset one is left out, which reads as
+		// an empty default.
+		byName := func(name string) convert.Text {
+			return convert.Text{{Ref: convert.Ref{Kind: convert.EnvRef, Name: name, HasDefault: true}}}
+		}
+		timeout()
+		if g.chance(0.4) {
+			s.Enabled = boolp(g.chance(0.5))
+		}
+		if g.chance(0.3) {
+			s.Tools = []string{"read_file", "search"}
+		}
+		if g.chance(0.2) {
+			s.Extras = append(s.Extras, convert.Extra{Dialect: d, Key: "startup_timeout_sec", Value: json.Number("30")})
+		}
+		if g.chance(0.2) {
+			s.Extras = append(s.Extras, convert.Extra{Dialect: d, Key: "disabled_tools", Value: []any{"delete"}})
+		}
+		if s.Transport == convert.Stdio {
+			if g.chance(0.5) {
+				n := g.pick("API_KEY", "GITHUB_TOKEN")
+				s.Env = append(s.Env, convert.Pair{Name: n, Value: byName(n)})
+			}
+			if g.chance(0.3) {
+				s.Cwd = g.text("cwd", true)
+			}
+		} else {
+			if g.chance(0.4) {
+				s.Headers = append(s.Headers, convert.Pair{Name: "X-Api-Key", Value: byName(g.pick("API_KEY", "KEY_2"))})
+			}
+			if g.chance(0.4) {
+				s.Headers = append(s.Headers, convert.Pair{Name: "Authorization", Value: append(convert.Text{{Lit: "Bearer "}}, byName("TOKEN")...)})
+			}
+			if g.chance(0.4) {
+				o := &convert.OAuth{ClientID: g.text("oauth", true)}
+				if g.chance(0.5) {
+					o.ClientSecret = g.text("oauth", true)
+				}
+				if g.chance(0.3) {
+					o.CallbackPort = 8080
+				}
+				if g.chance(0.4) {
+					o.Scopes = []convert.Text{convert.Lit("read"), convert.Lit("write")}
+				}
+				s.OAuth = o
+				if g.chance(0.2) {
+					s.Extras = append(s.Extras, convert.Extra{Dialect: d, Key: "oauth.callback_url", Value: "http://127.0.0.1:8080/callback"})
+				}
+			}
 		}
 	case schemas.Cursor:
 		if s.Transport == convert.Stdio {

@@ -91,6 +91,7 @@ var nestedKeys = map[Dialect]map[string][]string{
 	schemas.OpenCode:   {"oauth": {"clientId", "clientSecret", "scope", "redirectUri", "callbackPort", "authorizationEndpoint", "tokenEndpoint"}},
 	schemas.VSCode:     {"oauth": {"clientId"}},
 	schemas.Cursor:     {"auth": {"CLIENT_ID", "CLIENT_SECRET", "scopes"}},
+	schemas.CodexCLI:   {"oauth": {"client_id", "client_secret", "callback_port", "callback_url", "token_endpoint_auth_method", "authorization_server_issuer"}},
 	schemas.GeminiCLI: {"oauth": {"enabled", "clientId", "clientSecret", "authorizationUrl", "tokenUrl", "scopes",
 		"audiences", "redirectUri", "tokenParamName"}},
 }
@@ -169,6 +170,8 @@ func (d *dialectInfo) fromValue(name string, v any) (*Server, []Loss, error) {
 			return nil, nil, errors.New("Zed starts this server from an extension, and the entry holds only the extension's settings: there is no command or url to convert")
 		}
 		d.readZed(s, def, e)
+	case schemas.CodexCLI:
+		d.readCodex(s, def, e)
 	}
 	return s, losses, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
 
 // registryExceptions are the fields where the converters knowingly differ
@@ -46,7 +47,7 @@ func TestInterpolationMatchesRegistry(t *testing.T) {
 		}
 		wantMs := 0
 		for _, to := range tool.Timeouts {
-			if to.Field == "timeout" {
+			if to.Field == "timeout" || id == schemas.CodexCLI && to.Field == "tool_timeout_sec" {
 				wantMs = to.DefaultMs
 			}
 		}

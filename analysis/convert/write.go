@@ -71,6 +71,8 @@ func ToEntry(dialect Dialect, s *Server) (any, []Loss, error) {
 		o = w.roo()
 	case schemas.Zed:
 		o = w.zed()
+	case schemas.CodexCLI:
+		o = w.codex()
 	}
 	if w.err != nil {
 		return nil, nil, w.err

@@ -169,3 +169,60 @@ func TestConvertInHelp(t *testing.T) {
 		t.Errorf("help does not mention convert:\n%s", out)
 	}
 }
+
+// TestConvertToAndFromCodex converts a Claude Code file into a Codex CLI
+// config.toml and that file back, through the built binary: the
+// environment references move to the fields Codex takes a variable name
+// in (never a literal ${TOKEN} in a header), the Codex file is recognised
+// by its path, and the servers come back.
+func TestConvertToAndFromCodex(t *testing.T) {
+	dir := writeTree(t, map[string]string{".mcp.json": `{"mcpServers": {
+  "api": {"type": "http", "url": "https://api.example.com/mcp",
+    "headers": {"Authorization": "Bearer ${API_TOKEN}", "X-Key": "${X_KEY}", "X-Mixed": "id=${ID}"}},
+  "fs": {"command": "npx", "args": ["-y", "server-fs"], "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}", "MODE": "ro"}}
+}}`})
+	toml := filepath.Join(dir, ".codex", "config.toml")
+	_, errOut, code := runCLI(t, "convert", filepath.Join(dir, ".mcp.json"), "--to", "codex-cli", "--write", toml)
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	got, err := os.ReadFile(toml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"[mcp_servers.api]\n", `bearer_token_env_var = "API_TOKEN"`, "[mcp_servers.api.env_http_headers]\nX-Key = \"X_KEY\"\n",
+		"[mcp_servers.fs]\n", `env_vars = ["GITHUB_TOKEN"]`, "[mcp_servers.fs.env]\nMODE = \"ro\"\n",
+	} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("the Codex file lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(string(got), "${") {
+		t.Errorf("a reference was written as literal text:\n%s", got)
+	}
+	if want := "drops: api: headers.X-Mixed (Codex CLI expands no variables"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errOut)
+	}
+
+	out, errOut, code := runCLI(t, "convert", toml, "--to", "claude-code")
+	if code != 0 {
+		t.Fatalf("back: exit %d; stderr:\n%s", code, errOut)
+	}
+	var v struct {
+		MCPServers map[string]struct {
+			URL     string
+			Headers map[string]string
+			Env     map[string]string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if h := v.MCPServers["api"].Headers; h["Authorization"] != "Bearer ${API_TOKEN:-}" || h["X-Key"] != "${X_KEY:-}" {
+		t.Errorf("headers back from Codex: %v", h)
+	}
+	if e := v.MCPServers["fs"].Env; e["GITHUB_TOKEN"] != "${GITHUB_TOKEN:-}" || e["MODE"] != "ro" {
+		t.Errorf("env back from Codex: %v", e)
+	}
+}

@@ -88,8 +88,9 @@ Usage:
         Convert the MCP servers in FILE to another tool's format and print
         the new file, or write it to PATH (an existing file is replaced
         only with --force). DIALECT: claude-code, claude-desktop,
-        copilot-cli, cursor, opencode, vscode; the source dialect comes
-        from FILE's name unless --from is given. What the target cannot
+        codex-cli (config.toml), copilot-cli, cursor, gemini-cli, opencode,
+        vscode; the source dialect comes from FILE's name unless --from is
+        given. What the target cannot
         express is listed on stderr, one line per field ("drops: ..." or
         "changes: ..."), never with its value. Exit status: 0 converted,
         even with losses (1 with --strict); 2 usage or I/O error, or a
