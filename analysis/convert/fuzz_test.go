@@ -54,6 +54,7 @@ func fuzzDialect(d string) string {
 // runs them.
 func FuzzConvertFile(f *testing.F) {
 	f.Add("vscode", []byte("{\"servers\": {\"a\": {\"command\": \"${input:k}\"}}, \"inputs\": [{\"id\": \"k\", \"type\": \"promptString\", \"description\": \"k\"}]}"))
+	f.Add("codex-cli", []byte("# c\n[mcp_servers.a]\ncommand = 'x'\nenv_vars = [\"K\", { name = \"R\", source = \"remote\" }]\n[mcp_servers.\"b c\"]\nurl = \"https://x\"\nbearer_token_env_var = \"T\"\nhttp_headers = { \"X-A\" = \"${A}\" }\n"))
 	f.Fuzz(func(t *testing.T, from string, content []byte) {
 		from = fuzzDialect(from)
 		orig := bytes.Clone(content)
@@ -207,6 +208,9 @@ func analyzeAs(d string, content []byte, parsed *jsonc.File) []rules.Diagnostic 
 		if string(r.Dialect) == d {
 			tools = append(tools, r.Tool)
 		}
+	}
+	if parsed == nil {
+		parsed = parseAs(d, content)
 	}
 	return rules.AnalyzeFile(rules.FileInput{
 		Path: target.path, Content: content, Parsed: parsed, Kind: kind,
