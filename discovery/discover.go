@@ -294,6 +294,23 @@ func (d *discoverer) userFiles() {
 			tmpls = append(tmpls, l.GateStateFiles()...)
 		}
 	}
+	// Look-alike files, which no tool reads (kinds with notRead entries
+	// and no reader), where people put them in their home directory: the
+	// kind's "**/.claude/mcp.json" is looked for as ~/.claude/mcp.json, so
+	// the file someone got wrong is diagnosed without being opened. Only
+	// globs inside a directory: a bare name in the home directory
+	// ("**/.claude.json") is a tool's own user file there, or one an
+	// override moved elsewhere on purpose.
+	for _, k := range d.reg.Kinds() {
+		if len(k.Readers) > 0 || len(k.NotRead) == 0 {
+			continue
+		}
+		for _, g := range k.Globs {
+			if rest, ok := strings.CutPrefix(g, "**/"); ok && strings.Contains(rest, "/") && !strings.ContainsAny(rest, "*?[{") {
+				tmpls = append(tmpls, "{home}/"+rest)
+			}
+		}
+	}
 	seen := map[string]bool{}
 	for _, t := range tmpls {
 		if dependsOnLaunchDir(t) {

@@ -81,7 +81,7 @@ func (s *Server) negotiate() {
 	defer s.mu.Unlock()
 	s.encoding = NegotiateEncoding(s.rawCaps.General.PositionEncodings)
 	s.mappers.setEncoding(s.encoding)
-	s.pullDiagnostics = false
+	s.pullDiagnostics = s.rawCaps.offersPull()
 }
 
 // newMapper indexes content in the session's position encoding.

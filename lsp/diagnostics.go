@@ -129,6 +129,11 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 	d.runs++
 	d.mu.Unlock()
 
+	if d.s.pulled() {
+		// The client pulls (pulldiagnostics.go): nothing is pushed.
+		d.s.pulledChanged(ctx, toSend)
+		return
+	}
 	for _, p := range toSend {
 		d.s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, publishParams{
 			URI:         p.uri,
