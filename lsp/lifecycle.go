@@ -40,6 +40,7 @@ func (s *Server) Initialize(_ context.Context, params *protocol.InitializeParams
 			DocumentFormattingProvider: true,
 			CodeLensProvider:           &protocol.CodeLensOptions{},
 			DocumentLinkProvider:       &protocol.DocumentLinkOptions{},
+			RenameProvider:             &protocol.RenameOptions{PrepareProvider: true},
 			ExecuteCommandProvider:     &protocol.ExecuteCommandOptions{Commands: []string{openDefinitionCommand}},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "mcp-lsp", Version: s.opts.Version},

@@ -263,6 +263,8 @@ func (s *Server) extraHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 			return s.serveCodeActionResolve(ctx, reply, req)
 		case methodInlayHint:
 			return s.serveInlayHint(ctx, reply, req)
+		case protocol.MethodTextDocumentRename:
+			return s.serveRename(ctx, reply, req)
 		case methodDocumentDiagnostic:
 			return s.serveDocumentDiagnostic(ctx, reply, req)
 		case methodWorkspaceDiagnostic:

@@ -81,6 +81,10 @@ type approval struct {
 	allFrom  string
 }
 
+// approvalLists are the keys of Claude Code's approval lists in a gate
+// object, the enabled then the disabled one; rename edits them too.
+var approvalLists = [2]string{"enabledMcpjsonServers", "disabledMcpjsonServers"}
+
 // gateObject is one of a layer's gate files that exists and holds an
 // object, with the object at the gate's place in it (the file's At).
 type gateObject struct {
@@ -115,10 +119,10 @@ func (g *gateReader) readApproval(layer *registry.Layer) *approval {
 		if m := obj.Get("enableAllProjectMcpServers"); m != nil && m.Value != nil && m.Value.Kind == jsonc.True {
 			a.all, a.allFrom = true, path
 		}
-		for _, name := range stringList(obj.Get("enabledMcpjsonServers")) {
+		for _, name := range stringList(obj.Get(approvalLists[0])) {
 			a.enabled[name] = path
 		}
-		for _, name := range stringList(obj.Get("disabledMcpjsonServers")) {
+		for _, name := range stringList(obj.Get(approvalLists[1])) {
 			a.disabled[name] = path
 		}
 	}

@@ -1,0 +1,125 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
+	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+)
+
+// Rename a server everywhere the tools launched here see its name: its
+// entry, the same server in the other files they read, and the approval
+// and block lists (effective.Rename). A name some tool rejects or
+// reserves, or one already taken in a map being edited, is refused with
+// the reason. textDocument/rename is served in extraHandler, so its edit
+// can carry the buffers' versions (workspaceEdit, codeaction_edit.go).
+
+// renameInput is the effective.RenameInput of a request.
+func (s *Server) renameInput(d *document, pos protocol.Position) (effective.RenameInput, error) {
+	offset, err := d.m.PositionOffset(pos)
+	if err != nil {
+		return effective.RenameInput{}, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err)
+	}
+	launch := d.launch()
+	return effective.RenameInput{
+		Path:     d.path,
+		File:     d.parsed,
+		Kind:     d.kind,
+		Offset:   offset,
+		Results:  d.snap.Effective(launch.Path, launch.GitRoot, d.opts),
+		Registry: d.opts.Registry,
+		Env:      d.opts.Env,
+		Files: func(p string) *jsonc.File {
+			f := d.snap.File(p)
+			if !f.Exists || f.ReadErr != nil {
+				return nil
+			}
+			return d.snap.Parse(f)
+		},
+		KindOf: func(p string) *registry.FileKind {
+			k, _ := d.opts.Registry.Match(p, d.opts.Env)
+			return k
+		},
+		Display: d.display,
+	}, nil
+}
+
+// PrepareRename answers with the range of the server name under the
+// cursor, or an error saying what can be renamed.
+func (s *Server) PrepareRename(ctx context.Context, params *protocol.PrepareRenameParams) (*protocol.Range, error) {
+	d, ok := s.resolveDocument(ctx, params.TextDocument.URI)
+	if !ok {
+		return nil, fmt.Errorf("only a server's name in an MCP configuration file can be renamed")
+	}
+	in, err := s.renameInput(d, params.Position)
+	if err != nil {
+		return nil, err
+	}
+	_, sp, ok := effective.PrepareRename(in)
+	if !ok {
+		return nil, fmt.Errorf("only a server's name can be renamed")
+	}
+	rng, err := d.m.Range(sp)
+	if err != nil {
+		return nil, err
+	}
+	return &rng, nil
+}
+
+// serveRename decodes and answers textDocument/rename.
+func (s *Server) serveRename(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	var params protocol.RenameParams
+	if err := json.Unmarshal(req.Params(), &params); err != nil {
+		return reply(ctx, nil, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err))
+	}
+	edit, err := s.rename(ctx, &params)
+	if err != nil {
+		return reply(ctx, nil, err)
+	}
+	return reply(ctx, edit, nil)
+}
+
+func (s *Server) rename(ctx context.Context, params *protocol.RenameParams) (*workspaceEdit, error) {
+	d, ok := s.resolveDocument(ctx, params.TextDocument.URI)
+	if !ok {
+		return nil, fmt.Errorf("only a server's name in an MCP configuration file can be renamed")
+	}
+	in, err := s.renameInput(d, params.Position)
+	if err != nil {
+		return nil, err
+	}
+	edits, err := effective.Rename(in, params.NewName)
+	if err != nil {
+		return nil, err
+	}
+	ch := &fix.Change{}
+	for _, e := range edits {
+		if strings.EqualFold(filepath.Ext(e.Path), ".toml") {
+			// A TOML server is named in every table header under it
+			// ([mcp_servers.x] and [mcp_servers.x.env]): not yet.
+			return nil, fmt.Errorf("cannot rename: %s is TOML (Codex CLI), where renaming a server is not supported yet", d.display(e.Path))
+		}
+		ch.Edits = append(ch.Edits, fix.Edit{Path: e.Path, Span: e.Span, NewText: jsonString(params.NewName)})
+	}
+	caps := s.codeActionCaps().edits
+	return toWorkspaceEdit(d.snap, ch, caps)
+}
+
+// jsonString quotes s as a JSON string, leaving <, > and & as they are.
+func jsonString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
