@@ -36,7 +36,7 @@ func TestRequestBeforeInitializeIsServerNotInitialized(t *testing.T) {
 func TestUnknownMethodIsMethodNotFound(t *testing.T) {
 	c := startServer(t, Options{})
 	c.initialize("")
-	for _, method := range []string{"mcp/unknownThing", "$/unknownRequest", protocol.MethodTextDocumentRename} {
+	for _, method := range []string{"mcp/unknownThing", "$/unknownRequest", protocol.MethodTextDocumentFoldingRange} {
 		err := c.call(method, map[string]any{}, nil)
 		if got := wireCode(t, err); got != jsonrpc2.MethodNotFound {
 			t.Errorf("%s: code = %d, want MethodNotFound", method, got)
