@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
@@ -75,22 +74,22 @@ func hintReaders(in HintInput) []*registry.Tool {
 	return out
 }
 
-// toolNameHints: one hint per distinct naming scheme with a known limit,
-// "mcp__db__… 120 of 128 left", naming the tools in the tooltip.
+// toolNameHints: one hint per distinct naming scheme, "mcp__db__… 55 of
+// 64 left", naming the tools in the tooltip. The room is counted as the
+// tool-name-budget rule counts it (rules.ToolNameRoom).
 func toolNameHints(readers []*registry.Tool, s *rules.Server) []Hint {
 	type scheme struct {
-		prefix string
-		max    int
+		prefix    string
+		max, left int
 	}
 	var order []scheme
 	tools := map[scheme][]string{}
 	for _, t := range readers {
-		if t.ToolNames == nil || t.ToolNames.Pattern == "" || t.ToolNames.MaxLength <= 0 {
+		p, limit, left, ok := rules.ToolNameRoom(t, s.Name)
+		if !ok {
 			continue
 		}
-		p := strings.Replace(t.ToolNames.Pattern, "{server}", s.Name, 1)
-		p, _, _ = strings.Cut(p, "{tool}")
-		k := scheme{p, t.ToolNames.MaxLength}
+		k := scheme{p, limit, left}
 		if _, ok := tools[k]; !ok {
 			order = append(order, k)
 		}
@@ -98,7 +97,7 @@ func toolNameHints(readers []*registry.Tool, s *rules.Server) []Hint {
 	}
 	var out []Hint
 	for _, k := range order {
-		left := k.max - utf8.RuneCountInString(k.prefix)
+		left := k.left
 		label := fmt.Sprintf("%s… %d of %d left", k.prefix, max(left, 0), k.max)
 		verb := "names"
 		if len(tools[k]) > 1 {

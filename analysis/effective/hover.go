@@ -285,19 +285,16 @@ func writeFields(b *strings.Builder, in HoverInput, fields []Field) {
 }
 
 func writeToolNames(b *strings.Builder, reg *registry.Registry, tool registry.ToolID, server string) {
-	t, ok := reg.Tool(tool)
-	if !ok || t.ToolNames == nil || t.ToolNames.Pattern == "" {
+	t, _ := reg.Tool(tool)
+	prefix, limit, left, ok := rules.ToolNameRoom(t, server)
+	if !ok {
 		return
 	}
-	prefix := strings.Replace(strings.Replace(t.ToolNames.Pattern, "{server}", server, 1), "{tool}", "", 1)
-	fmt.Fprintf(b, "- tool names: `%s`", strings.Replace(strings.Replace(t.ToolNames.Pattern, "{server}", server, 1), "{tool}", "<tool>", 1))
-	if t.ToolNames.MaxLength > 0 {
-		left := t.ToolNames.MaxLength - len(prefix)
-		if left <= 0 {
-			fmt.Fprintf(b, ": **no room left** under the %d-character limit", t.ToolNames.MaxLength)
-		} else {
-			fmt.Fprintf(b, ", %d characters left for tool names under the %d-character limit", left, t.ToolNames.MaxLength)
-		}
+	fmt.Fprintf(b, "- tool names: `%s<tool>`", prefix)
+	if left <= 0 {
+		fmt.Fprintf(b, ": **no room left** under the %d-character limit", limit)
+	} else {
+		fmt.Fprintf(b, ", %d characters left for tool names under the %d-character limit", left, limit)
 	}
 	b.WriteString("\n")
 }

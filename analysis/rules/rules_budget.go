@@ -27,6 +27,25 @@ const (
 	minToolNameBudget = 32
 )
 
+// ToolNameRoom is how tool t names server's tools and the room that
+// leaves: the name's prefix ("mcp__db__"), the limit on a whole tool name
+// (the model APIs' 64 characters, or the tool's own limit if lower) and
+// the characters left for the tool's own name (negative: none). ok is
+// false when the tool's naming scheme is unknown. The rule, hover and the
+// inlay hints all count with it.
+func ToolNameRoom(t *registry.Tool, server string) (prefix string, limit, left int, ok bool) {
+	if t == nil || t.ToolNames == nil || !strings.Contains(t.ToolNames.Pattern, "{tool}") {
+		return "", 0, 0, false
+	}
+	limit = modelToolNameLimit
+	if n := t.ToolNames.MaxLength; n > 0 && n < limit {
+		limit = n
+	}
+	named := strings.Replace(t.ToolNames.Pattern, "{server}", server, 1)
+	prefix, suffix, _ := strings.Cut(named, "{tool}")
+	return prefix, limit, limit - utf8.RuneCountInString(prefix+suffix), true
+}
+
 // toolNameBudget reports a server whose name leaves fewer than
 // minToolNameBudget characters for tool names in a tool that reads the
 // file, naming the budget per tool.
@@ -38,24 +57,18 @@ func toolNameBudget(in FileInput, m *jsonc.Member) []Diagnostic {
 	seen := map[registry.ToolID]bool{}
 	for i := range in.Kind.Readers {
 		id := in.Kind.Readers[i].Tool
-		t, ok := in.Registry.Tool(id)
-		if seen[id] || !ok || t.ToolNames == nil || !strings.Contains(t.ToolNames.Pattern, "{tool}") {
+		t, _ := in.Registry.Tool(id)
+		prefix, _, budget, ok := ToolNameRoom(t, name)
+		if seen[id] || !ok {
 			continue
 		}
 		seen[id] = true
-		limit := modelToolNameLimit
-		if n := t.ToolNames.MaxLength; n > 0 && n < limit {
-			limit = n
-		}
-		prefix := strings.Replace(strings.Replace(t.ToolNames.Pattern, "{server}", name, 1), "{tool}", "", 1)
-		budget := limit - utf8.RuneCountInString(prefix)
 		if budget >= minToolNameBudget {
 			continue
 		}
 		least = min(least, budget)
 		tools = append(tools, string(id))
-		shown := strings.Replace(strings.Replace(t.ToolNames.Pattern, "{server}", name, 1), "{tool}", "<tool>", 1)
-		parts = append(parts, fmt.Sprintf("%s names them %q (%s)", t.Name, shown, budgetWords(budget)))
+		parts = append(parts, fmt.Sprintf("%s names them %q (%s)", t.Name, prefix+"<tool>", budgetWords(budget)))
 	}
 	if len(parts) == 0 {
 		return nil
