@@ -1,10 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 )
 
 // readmeSnippet returns the YAML code block of README.md whose first line
@@ -107,5 +111,38 @@ func TestReadmeWorkflowSnippet(t *testing.T) {
 	}
 	if action.with["sarif-file"] == "" || upload.with["sarif_file"] != action.with["sarif-file"] || upload.cond != "${{ !cancelled() }}" {
 		t.Errorf("the upload step must take the action's sarif-file even after a failure: action %v, upload %+v", action.with, upload)
+	}
+}
+
+// TestReadmeAnyOtherCI runs the README's command lines for other CI
+// systems ("Anything else"), as written there, on the example: SARIF 2.1.0
+// with every rule, and JSON findings.
+func TestReadmeAnyOtherCI(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(raw)
+	i := strings.Index(src, "\n### Anything else\n")
+	if i < 0 {
+		t.Fatal(`README.md has no "### Anything else" section under "Use it in CI"`)
+	}
+	section := src[i:]
+	section = section[:strings.Index(section[1:], "\n## ")+1]
+	m := regexp.MustCompile("`mcp-lsp (check --format sarif [^`>]*)> ([^`]+)`").FindStringSubmatch(section)
+	if m == nil || !strings.Contains(section, "`--format json`") {
+		t.Fatalf("the section lost its SARIF command line or --format json:\n%s", section)
+	}
+	example, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "example"))
+	t.Chdir(example)
+	out, errOut, code := runCLI(t, strings.Fields(m[1])...)
+	var log sarifLog
+	if err := json.Unmarshal([]byte(out), &log); err != nil || log.Version != "2.1.0" || len(log.Runs) != 1 || len(log.Runs[0].Tool.Driver.Rules) != len(rules.Rules) || len(log.Runs[0].Results) == 0 || code != 1 {
+		t.Errorf("README's %q: exit %d, %v, %+v\nstderr: %s", m[0], code, err, log.Version, errOut)
+	}
+	out, _, _ = runCLI(t, "check", "--format", "json", ".")
+	var plain []checkResult
+	if err := json.Unmarshal([]byte(out), &plain); err != nil || len(plain) != len(log.Runs[0].Results) {
+		t.Errorf("--format json: %v, %d findings, SARIF %d", err, len(plain), len(log.Runs[0].Results))
 	}
 }
