@@ -69,6 +69,7 @@ func (s *Server) inlayHints(ctx context.Context, params *inlayHintParams) ([]inl
 		Kind:     d.kind,
 		Registry: d.opts.Registry,
 		IsSet:    func(name string) bool { _, ok := isSet(name); return ok },
+		Within:   within,
 	}) {
 		if h.Offset < within.Start || h.Offset > within.End {
 			continue

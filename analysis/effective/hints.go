@@ -8,6 +8,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -27,6 +28,9 @@ type HintInput struct {
 	// IsSet reports whether an environment variable is set (to anything,
 	// empty included).
 	IsSet func(name string) bool
+	// Within limits the hints to the servers that overlap it (an editor
+	// asks for the visible lines); the zero span means the whole file.
+	Within span.Span
 }
 
 // HintKind tells what a hint is about.
@@ -54,10 +58,17 @@ func InlayHints(in HintInput) []Hint {
 		return nil
 	}
 	readers := hintReaders(in)
+	forms := make([]interp.Forms, len(readers))
+	for i, t := range readers {
+		forms[i] = interp.FormsOf(t.Interpolation.Forms)
+	}
 	var out []Hint
 	for _, s := range fileServers(in.File, in.Kind) {
+		if in.Within != (span.Span{}) && (s.Member.Span.End < in.Within.Start || s.Member.Span.Start > in.Within.End) {
+			continue
+		}
 		out = append(out, toolNameHints(readers, s)...)
-		out = append(out, variableHints(in, readers, s)...)
+		out = append(out, variableHints(in, readers, forms, s)...)
 	}
 	slices.SortStableFunc(out, func(a, b Hint) int { return a.Offset - b.Offset })
 	return out
@@ -114,7 +125,7 @@ func toolNameHints(readers []*registry.Tool, s *rules.Server) []Hint {
 
 // variableHints marks the environment variable references in the fields
 // some reader of the file expands, in that reader's syntax.
-func variableHints(in HintInput, readers []*registry.Tool, s *rules.Server) []Hint {
+func variableHints(in HintInput, readers []*registry.Tool, readerForms []interp.Forms, s *rules.Server) []Hint {
 	v := s.Value()
 	if v == nil || v.Kind != jsonc.Object || in.IsSet == nil {
 		return nil
@@ -126,9 +137,9 @@ func variableHints(in HintInput, readers []*registry.Tool, s *rules.Server) []Hi
 			continue
 		}
 		var forms []interp.Forms
-		for _, t := range readers {
-			if slices.Contains(t.Interpolation.Fields, "*") || slices.Contains(t.Interpolation.Fields, m.Key.Str) {
-				forms = append(forms, interp.FormsOf(t.Interpolation.Forms))
+		for i, t := range readers {
+			if !readerForms[i].Empty() && (slices.Contains(t.Interpolation.Fields, "*") || slices.Contains(t.Interpolation.Fields, m.Key.Str)) {
+				forms = append(forms, readerForms[i])
 			}
 		}
 		walkStrings(m.Value, func(n *jsonc.Node) {

@@ -52,9 +52,18 @@ func Lenses(in LensInput) []Lens {
 	if in.File == nil || in.Kind == nil {
 		return nil
 	}
+	// Each result's servers by name, once: a file of 1,000 servers asks
+	// 1,000 times per tool.
+	byName := make([]map[string]*Server, len(in.Results))
+	for i, res := range in.Results {
+		byName[i] = make(map[string]*Server, len(res.Servers))
+		for _, s := range res.Servers {
+			byName[i][s.Name] = s
+		}
+	}
 	var out []Lens
 	for _, s := range fileServers(in.File, in.Kind) {
-		out = append(out, serverLenses(in, s)...)
+		out = append(out, serverLenses(in, byName, s)...)
 	}
 	return out
 }
@@ -78,15 +87,15 @@ func fileServers(f *jsonc.File, kind *registry.FileKind) []*rules.Server {
 	return out
 }
 
-func serverLenses(in LensInput, s *rules.Server) []Lens {
+func serverLenses(in LensInput, byName []map[string]*Server, s *rules.Server) []Lens {
 	var out []Lens
 	shown := map[registry.ToolID]bool{}
 	add := func(tool *registry.Tool, state string, winner *Place) {
 		shown[tool.ID] = true
 		out = append(out, Lens{Span: s.Key().Span, Server: s.Name, Tool: tool.ID, Title: tool.Name + ": " + state, Winner: winner})
 	}
-	for _, res := range in.Results {
-		if state, winner := lensState(in, res, s); state != "" {
+	for i, res := range in.Results {
+		if state, winner := lensState(in, res, byName[i][s.Name], s); state != "" {
 			add(res.Tool, state, winner)
 		}
 	}
@@ -103,13 +112,13 @@ func serverLenses(in LensInput, s *rules.Server) []Lens {
 	return out
 }
 
-// lensState is what res's tool does with the definition s: the same
+// lensState is what res's tool does with the definition s (es is the
+// tool's server of that name, nil if none): the same
 // states, in the same words, as the effective view and hover.
-func lensState(in LensInput, res *Result, s *rules.Server) (string, *Place) {
+func lensState(in LensInput, res *Result, es *Server, s *rules.Server) (string, *Place) {
 	if why := droppedHere(res, in.Path); why != "" {
 		return "ignores this file (" + why + ")", nil
 	}
-	es := findServer(res, s.Name)
 	mine := (*Definition)(nil)
 	if es != nil {
 		mine = definitionOf(es, in.Path, s.Member)

@@ -90,6 +90,19 @@ func bench1000Servers(b *testing.B) {
 	}, func(r json.RawMessage) bool { return bytes.Contains(r, []byte(benchURI(path))) })
 	benchReport(b, "definition on a server name p50", millis(benchPercentile(def, 50)), "ms", "<= 5 ms")
 
+	// The editor asks for code lenses and inlay hints after edits: they
+	// read the snapshot's memoized effective configuration. The whole
+	// file's: an editor asks for the visible range only.
+	doc := map[string]any{"textDocument": map[string]any{"uri": benchURI(path)}}
+	lens := c.timeRequests(max(b.N, minSamples), "textDocument/codeLens", doc,
+		func(r json.RawMessage) bool { return bytes.Contains(r, []byte("server-00490")) || bytes.Contains(r, []byte("Claude Code: ")) })
+	benchReport(b, "codeLens, whole file p50", millis(benchPercentile(lens, 50)), "ms", "")
+	hints := c.timeRequests(max(b.N, minSamples), "textDocument/inlayHint", map[string]any{
+		"textDocument": map[string]any{"uri": benchURI(path)},
+		"range":        map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": bytes.Count(text, []byte("\n")) + 1, "character": 0}},
+	}, func(r json.RawMessage) bool { return bytes.Contains(r, []byte("of 128 left")) })
+	benchReport(b, "inlayHint, whole file p50", millis(benchPercentile(hints, 50)), "ms", "")
+
 	benchReport(b, "peak RSS", c.peakRSSMB(), "MB", "<= 30 MB")
 	c.shutdown()
 }
