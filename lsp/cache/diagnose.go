@@ -48,10 +48,16 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 	// The file's own findings and the workspace's effective configurations
 	// (the cross-file findings) depend on the same parse and on nothing
 	// of each other: on an edit of a large file both are redone, so they
-	// run on both cores at once.
+	// run on both cores at once. Not on the file's first analysis: then
+	// both would judge every entry (the verdicts they share are not yet
+	// cached), so the workspace waits and finds them judged.
 	var crossFile func() *WorkspaceAnalysis
-	if len(opts.Folders) > 0 {
+	switch {
+	case len(opts.Folders) == 0:
+	case s.analyses.seen(path):
 		crossFile = s.workspaceAsync(opts)
+	default:
+		crossFile = func() *WorkspaceAnalysis { return s.Workspace(opts) }
 	}
 	key := analysisKey{hash: f.Hash, generation: s.generation, registry: opts.Registry, env: opts.Env, config: fmt.Sprint(cfg)}
 	found = slices.Clone(s.analyses.get(path, key, func() []rules.Diagnostic {
@@ -162,6 +168,14 @@ type analysisKey struct {
 	registry   *registry.Registry
 	env        registry.Env
 	config     string // the rules.Config, printed (maps print sorted)
+}
+
+// seen reports whether path has been analysed in this session.
+func (m *analysisMemo) seen(path string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.entries[path]
+	return ok
 }
 
 // get returns path's findings for key, computing them when the memo holds

@@ -20,6 +20,42 @@ import (
 //
 //	go test ./lsp/cache -run X -bench DiagnoseEdit -benchmem
 func BenchmarkDiagnoseEdit(b *testing.B) {
+	path, text, opts := diagnoseBenchSetup(b)
+	s := NewSession(nil, nil)
+	edit := func(v int32) {
+		content := text + strings.Repeat(" ", int(v)%2+1)
+		snap := s.Modify([]Modification{{Path: path, Overlay: &Overlay{Path: path, URI: "file://" + path, Version: v, Content: []byte(content)}}}, nil)
+		if _, found, ok := snap.Diagnose(path, opts); !ok || len(found) == 0 {
+			b.Fatal("no diagnostics")
+		}
+	}
+	edit(1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		edit(int32(i + 2))
+	}
+}
+
+// BenchmarkDiagnoseOpen is the analysis half of opening the same file in
+// a new session: nothing is cached, every entry is judged.
+//
+//	go test ./lsp/cache -run X -bench DiagnoseOpen -benchmem
+func BenchmarkDiagnoseOpen(b *testing.B) {
+	path, text, opts := diagnoseBenchSetup(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		s := NewSession(nil, nil)
+		snap := s.Modify([]Modification{{Path: path, Overlay: &Overlay{Path: path, URI: "file://" + path, Version: 1, Content: []byte(text)}}}, nil)
+		if _, found, ok := snap.Diagnose(path, opts); !ok || len(found) == 0 {
+			b.Fatal("no diagnostics")
+		}
+	}
+}
+
+// diagnoseBenchSetup writes the 1,000-server file in a workspace folder
+// and returns its path, its text and the server's default options.
+func diagnoseBenchSetup(b *testing.B) (string, string, DiagnoseOptions) {
 	root := b.TempDir()
 	home := filepath.Join(root, "home")
 	folder := filepath.Join(root, "project")
@@ -52,18 +88,5 @@ func BenchmarkDiagnoseEdit(b *testing.B) {
 		Base:     rules.Config{CommandLookup: true},
 		Folders:  []Folder{{Path: folder}},
 	}
-	s := NewSession(nil, nil)
-	edit := func(v int32) {
-		content := text + strings.Repeat(" ", int(v)%2+1)
-		snap := s.Modify([]Modification{{Path: path, Overlay: &Overlay{Path: path, URI: "file://" + path, Version: v, Content: []byte(content)}}}, nil)
-		if _, found, ok := snap.Diagnose(path, opts); !ok || len(found) == 0 {
-			b.Fatal("no diagnostics")
-		}
-	}
-	edit(1)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		edit(int32(i + 2))
-	}
+	return path, text, opts
 }
