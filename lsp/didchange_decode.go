@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -102,22 +103,31 @@ func quoteEnd(b []byte, start int) int {
 // unquote decodes the body of a JSON string as encoding/json would, or
 // returns errSlowPath where encoding/json would substitute or refuse.
 func unquote(b []byte) (string, error) {
-	out := make([]byte, 0, len(b))
+	var out strings.Builder // its String does not copy the text again
+	out.Grow(len(b))
 	for len(b) > 0 {
-		j := bytes.IndexByte(b, '\\')
-		if j < 0 {
-			j = len(b)
-		}
-		chunk := b[:j]
-		for _, c := range chunk {
+		// One pass to the next escape: a full-text edit of a large file
+		// has one (a line break) every few dozen bytes.
+		j := 0
+		for j < len(b) {
+			c := b[j]
+			if c >= utf8.RuneSelf {
+				r, n := utf8.DecodeRune(b[j:])
+				if r == utf8.RuneError && n == 1 {
+					return "", errSlowPath
+				}
+				j += n
+				continue
+			}
+			if c == '\\' {
+				break
+			}
 			if c < 0x20 {
 				return "", errSlowPath
 			}
+			j++
 		}
-		if !utf8.Valid(chunk) {
-			return "", errSlowPath
-		}
-		out = append(out, chunk...)
+		out.Write(b[:j])
 		b = b[j:]
 		if len(b) == 0 {
 			break
@@ -127,17 +137,17 @@ func unquote(b []byte) (string, error) {
 		}
 		switch b[1] {
 		case '"', '\\', '/':
-			out = append(out, b[1])
+			out.WriteByte(b[1])
 		case 'b':
-			out = append(out, '\b')
+			out.WriteByte('\b')
 		case 'f':
-			out = append(out, '\f')
+			out.WriteByte('\f')
 		case 'n':
-			out = append(out, '\n')
+			out.WriteByte('\n')
 		case 'r':
-			out = append(out, '\r')
+			out.WriteByte('\r')
 		case 't':
-			out = append(out, '\t')
+			out.WriteByte('\t')
 		case 'u':
 			r, n := hex4(b[2:])
 			if n < 0 {
@@ -155,14 +165,14 @@ func unquote(b []byte) (string, error) {
 				}
 				r, b = dec, b[2+n2:]
 			}
-			out = utf8.AppendRune(out, r)
+			out.WriteRune(r)
 			continue
 		default:
 			return "", errSlowPath
 		}
 		b = b[2:]
 	}
-	return string(out), nil
+	return out.String(), nil
 }
 
 // hex4 decodes four hex digits; n is 4, or -1 if they are not there.
