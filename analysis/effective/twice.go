@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 )
@@ -42,6 +43,23 @@ func identity(s *Server) string {
 	return fmt.Sprint(vals) // fmt sorts map keys
 }
 
+// programOrURL is the program a server starts or the URL it connects to,
+// as written; "" for neither.
+func programOrURL(s *Server) string {
+	for _, f := range s.Fields {
+		v := f.Member.Value
+		switch {
+		case f.Key == "command" && v.Kind == jsonc.String:
+			return "command " + v.Str
+		case f.Key == "command" && v.Kind == jsonc.Array && len(v.Elements) > 0:
+			return "command " + v.Elements[0].Str
+		case (f.Key == "url" || f.Key == "httpUrl" || f.Key == "serverUrl") && v.Kind == jsonc.String:
+			return "url " + v.Str
+		}
+	}
+	return ""
+}
+
 // twice collects server-started-twice findings across tools, so that a
 // file two tools read (.mcp.json) gets one finding naming both.
 type twice struct {
@@ -67,10 +85,24 @@ func (t *twice) add(r *Result) {
 	if r.Stopped != nil || len(r.Refused) > 0 {
 		return
 	}
+	// Candidates first, by program or URL alone (a string already
+	// decoded): the full identity decodes every field, which only servers
+	// sharing one are worth (an edit of a 1,000-server file recomputes
+	// this).
+	byProgram := map[string][]*Server{}
+	for _, s := range r.Servers {
+		if s.Winner == nil || !s.Enabled || s.Merged != nil {
+			continue
+		}
+		if p := programOrURL(s); p != "" {
+			byProgram[p] = append(byProgram[p], s)
+		}
+	}
 	groups := map[string][]*Server{}
 	var keys []string
 	for _, s := range r.Servers {
-		if s.Winner == nil || !s.Enabled || s.Merged != nil {
+		p := programOrURL(s)
+		if p == "" || len(byProgram[p]) < 2 || s.Winner == nil || !s.Enabled || s.Merged != nil {
 			continue
 		}
 		id := identity(s)
