@@ -175,3 +175,30 @@ func TestDiffEdits(t *testing.T) {
 		t.Error("equal contents gave edits")
 	}
 }
+
+func TestTOMLKeys(t *testing.T) {
+	in := "model = \"x\"\r\n\r\n# the file server\r\n[mcp_servers.fs]\r\ncommand = \"npx\" # why\r\nargs = [\"a\"]\r\n\r\n[mcp_servers.fs.env]\r\nA = \"1\"\r\n"
+	path := []string{"mcp_servers", "fs"}
+	off, err := SetTOMLKey([]byte(in), path, "enabled", "false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "model = \"x\"\r\n\r\n# the file server\r\n[mcp_servers.fs]\r\ncommand = \"npx\" # why\r\nargs = [\"a\"]\r\nenabled = false\r\n\r\n[mcp_servers.fs.env]\r\nA = \"1\"\r\n"
+	if string(off) != want {
+		t.Errorf("set:\ngot  %q\nwant %q", off, want)
+	}
+	on, err := SetTOMLKey(off, path, "enabled", "true")
+	if err != nil || !strings.Contains(string(on), "enabled = true\r\n") {
+		t.Errorf("replace: %q %v", on, err)
+	}
+	back, err := RemoveTOMLKey(off, path, "enabled")
+	if err != nil || string(back) != in {
+		t.Errorf("remove:\ngot  %q\nwant %q (%v)", back, in, err)
+	}
+	if _, err := SetTOMLKey([]byte("mcp_servers.fs = { command = \"x\" }\n"), path, "enabled", "false"); err == nil {
+		t.Error("inline table: no error")
+	}
+	if _, err := SetTOMLKey([]byte("[mcp_servers.fs\n"), path, "enabled", "false"); !errors.Is(err, ErrSyntax) {
+		t.Errorf("broken file: %v", err)
+	}
+}

@@ -6,6 +6,7 @@
 //	mcp-lsp effective [--tool ID] [--cwd DIR] [DIR]           what each tool will start
 //	mcp-lsp convert --to DIALECT [--write PATH] FILE          convert between dialects
 //	mcp-lsp sync [--to TOOLS] [--dry-run|--check] SOURCE      write one source's servers into every tool
+//	mcp-lsp enable|disable NAME --tool ID                     turn a server on or off in one tool
 //	mcp-lsp version (or --version)                           print the version and commit
 package main
 
@@ -34,6 +35,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return runConvert(ctx, args[1:], stdout, stderr)
 		case "sync":
 			return runSync(ctx, args[1:], stdout, stderr)
+		case "enable", "disable":
+			return runSwitch(ctx, args[0] == "enable", args[1:], stdout, stderr)
 		case "version", "--version", "-version":
 			fmt.Fprintln(stdout, versionLine())
 			return 0
@@ -119,6 +122,19 @@ Usage:
         out of date. Exit status: 0 done, 1 drift, a clash or a refused
         server (or out of date with --check), 2 usage or I/O error or a
         target that does not parse.
+  mcp-lsp enable NAME --tool ID [--project DIR] [--dry-run]
+  mcp-lsp disable NAME --tool ID [--project DIR] [--dry-run]
+        Turn one server on or off in one tool, the way that tool does it:
+        OpenCode "enabled": false and Codex CLI enabled = false in the entry;
+        Claude Code disabledMcpjsonServers / enabledMcpjsonServers in
+        .claude/settings.local.json for .mcp.json servers, and
+        projects["<git root>"].disabledMcpServers in ~/.claude.json for the
+        others; Copilot CLI disabledMcpServers in ~/.copilot/settings.json
+        (what "copilot mcp disable" writes); Gemini CLI mcp.excluded in
+        .gemini/settings.json. Comments and formatting are kept; the file is
+        replaced atomically. Exit status: 0 done or already so, 1 the tool
+        has no switch in a file (VS Code, Cursor: the reason is printed),
+        2 usage or I/O error, or a file that does not parse.
   mcp-lsp version, mcp-lsp --version
         Print the version, the commit it was built from, and the Go version.
 `

@@ -116,6 +116,12 @@ type Profile struct {
 	// Enablement is a file of per-server switches the tool writes itself
 	// (Gemini CLI's mcp-server-enablement.json, from `gemini mcp disable`).
 	Enablement *Enablement `json:"enablement,omitempty"`
+	// Switches are lists of server names in a settings file that turn a
+	// server off (and, where the tool has one, on) without touching its
+	// entry: Claude Code's disabledMcpjsonServers, Copilot CLI's
+	// disabledMcpServers. What `mcp-lsp disable` writes for the layers
+	// whose entries have no EnabledKey.
+	Switches []Switch `json:"switches,omitempty"`
 	// StopsOnRefusal: when one file the tool reads is refused (a syntax
 	// error or an entry whose effect is refuses-config), the tool starts
 	// nothing at all, not only without that file (Codex CLI exits with
@@ -175,6 +181,27 @@ type Enablement struct {
 	// up, so the file's keys are lower case ("gemini mcp disable" writes
 	// them so) and a key with a capital letter matches nothing.
 	CaseInsensitive bool `json:"caseInsensitive,omitempty"`
+	Basis
+}
+
+// Switch is a list of server names that turns servers off, in one
+// settings file, for the servers of some layers.
+type Switch struct {
+	// Layers are the ids of the layers whose servers it switches.
+	Layers []string `json:"layers"`
+	// File is a path template; At the object in it that holds the lists
+	// (segments may be {gitRoot}, the key of ~/.claude.json's projects);
+	// empty: the top level.
+	File string   `json:"file"`
+	At   []string `json:"at,omitempty"`
+	// Off is the key of the list naming servers turned off; On, when the
+	// tool has one, of the list naming servers turned on (approved).
+	// A name is taken out of one list when it is put in the other.
+	Off string `json:"off"`
+	On  string `json:"on,omitempty"`
+	// Writer is the tool's own command that writes the list, for
+	// messages ("copilot mcp disable NAME"); "" when none.
+	Writer string `json:"writer,omitempty"`
 	Basis
 }
 

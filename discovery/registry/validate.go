@@ -279,6 +279,19 @@ func validateProfile(where string, p *Profile, add func(string, ...any), basis f
 		path(where+" enablement", e.File)
 		basis(where+" enablement", e.Basis)
 	}
+	for i, sw := range p.Switches {
+		sWhere := fmt.Sprintf("%s switch %d", where, i)
+		path(sWhere, sw.File)
+		if sw.Off == "" || len(sw.Layers) == 0 || slices.Contains(sw.At, "") {
+			add("%s: needs layers, an off list and no empty segment in at", sWhere)
+		}
+		for _, id := range sw.Layers {
+			if !slices.ContainsFunc(p.Layers, func(l Layer) bool { return l.ID == id }) {
+				add("%s: no layer %q", sWhere, id)
+			}
+		}
+		basis(sWhere, sw.Basis)
+	}
 	seen := map[string]bool{}
 	for i := range p.Layers {
 		l := &p.Layers[i]
