@@ -36,7 +36,8 @@ type Workspace struct {
 //     uses). When both exist, opencode.json wins: OpenCode merges every
 //     opencode.json after every opencode.jsonc, so a server added there
 //     is the one it uses.
-//   - VS Code: .vscode/mcp.json. Cursor: .cursor/mcp.json. Gemini CLI:
+//   - VS Code: .vscode/mcp.json. Cursor: .cursor/mcp.json. Roo Code:
+//     .roo/mcp.json. Zed: .zed/settings.json. Gemini CLI:
 //     .gemini/settings.json (the workspace settings; other settings in
 //     an existing file are kept).
 //   - Claude Desktop has no project file: its one configuration file,
@@ -67,6 +68,10 @@ func (ws *Workspace) targetFile(dialect string) string {
 		return filepath.Join(dir, ".vscode", "mcp.json")
 	case schemas.Cursor:
 		return filepath.Join(dir, ".cursor", "mcp.json")
+	case schemas.RooCode:
+		return filepath.Join(dir, ".roo", "mcp.json")
+	case schemas.Zed:
+		return filepath.Join(dir, ".zed", "settings.json")
 	case schemas.GeminiCLI:
 		return filepath.Join(dir, ".gemini", "settings.json")
 	case schemas.ClaudeDesktop:

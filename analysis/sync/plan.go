@@ -33,6 +33,11 @@ type Target struct {
 	// MapPath is the object holding the servers: ["mcpServers"], ["mcp"],
 	// ["context_servers"].
 	MapPath []string
+	// Keep are the entry keys that switch a server on or off in this
+	// tool (OpenCode's "enabled", Roo Code's "disabled"): they are the
+	// user's choice, made with `mcp-lsp disable` or by hand, so sync
+	// neither counts them as drift nor overwrites them.
+	Keep []string
 	// Content is the file; Exists false when there is none yet.
 	Content []byte
 	Exists  bool
@@ -256,11 +261,17 @@ func planTarget(src Source, servers []serverOf, t Target, old *Records, opts Opt
 			tp.Actions = append(tp.Actions, Action{Server: s.name, Kind: Refused, Reason: err.Error()})
 			continue
 		}
-		hash := HashEntry(entry)
+		bare, _ := withoutKeys(entry, t.Keep)
+		hash := HashEntry(bare)
 		rec, hasRec := old.find(src.Rel, t.Rel, s.name)
 		now, found, err := ed.lookup(cur, path)
 		if err != nil {
 			return fail(err)
+		}
+		if found {
+			var kept convert.Object
+			now, kept = withoutKeys(now, t.Keep)
+			entry = withKeys(entry, kept)
 		}
 		kind := Added
 		switch {
@@ -309,6 +320,7 @@ func planTarget(src Source, servers []serverOf, t Target, old *Records, opts Opt
 		if err != nil {
 			return fail(err)
 		}
+		now, _ = withoutKeys(now, t.Keep)
 		switch {
 		case !found:
 			tp.Actions = append(tp.Actions, Action{Server: r.Server, Kind: Unchanged, Reason: "removed from the source; already gone here"})
@@ -375,4 +387,43 @@ func forcedReason(kind ActionKind, found bool) string {
 		return "overwrote a change made by hand since the last sync (--force)"
 	}
 	return "added again after it was removed by hand (--force)"
+}
+
+// withoutKeys returns entry without the members named in keys, and those
+// members. An entry that is not an object is returned as it is.
+func withoutKeys(entry any, keys []string) (any, convert.Object) {
+	o, ok := entry.(convert.Object)
+	if !ok || len(keys) == 0 {
+		return entry, nil
+	}
+	var rest, kept convert.Object
+	for _, m := range o {
+		if slices.Contains(keys, m.Key) {
+			kept = append(kept, m)
+		} else {
+			rest = append(rest, m)
+		}
+	}
+	if rest == nil {
+		rest = convert.Object{}
+	}
+	return rest, kept
+}
+
+// withKeys returns entry with the members of kept set (the switch keys
+// the target's entry had), entry itself when there are none.
+func withKeys(entry any, kept convert.Object) any {
+	o, ok := entry.(convert.Object)
+	if !ok || len(kept) == 0 {
+		return entry
+	}
+	out := slices.Clone(o)
+	for _, k := range kept {
+		if i := slices.IndexFunc(out, func(m convert.Member) bool { return m.Key == k.Key }); i >= 0 {
+			out[i] = k
+		} else {
+			out = append(out, k)
+		}
+	}
+	return out
 }

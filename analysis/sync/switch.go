@@ -16,8 +16,9 @@ import (
 // Enabling and disabling a server per tool, the way each tool does it
 // (read from the registry, each switch verified with the tool itself):
 //
-//   - a layer with an EnabledKey (OpenCode's "enabled": false, Codex CLI's
-//     enabled = false): the key in the entry that defines the server;
+//   - a layer with an EnabledKey (OpenCode's and Zed's "enabled": false,
+//     Codex CLI's enabled = false) or a DisabledKey (Roo Code's "disabled":
+//     true): the key in the entry that defines the server;
 //   - a Switch covering the server's layer (Claude Code's
 //     disabledMcpjsonServers / enabledMcpjsonServers in
 //     .claude/settings.local.json for .mcp.json servers, its
@@ -119,6 +120,17 @@ func PlanSwitch(in SwitchInput) (*SwitchPlan, error) {
 		return p, w.edit(def.Source.Path, func(c []byte) ([]byte, error) { return setValue(def.Source.Path, c, key, false) })
 	}
 
+	// 1b. The entry's own key, the other way round (Roo Code "disabled").
+	if layer.DisabledKey != "" {
+		key := append(memberPath(def.Member), layer.DisabledKey)
+		if in.Enable {
+			p.How = fmt.Sprintf("%q taken out of %s", layer.DisabledKey, def.Source.Path)
+			return p, w.edit(def.Source.Path, func(c []byte) ([]byte, error) { return removeValue(def.Source.Path, c, key) })
+		}
+		p.How = fmt.Sprintf("%q: true in %s", layer.DisabledKey, def.Source.Path)
+		return p, w.edit(def.Source.Path, func(c []byte) ([]byte, error) { return setValue(def.Source.Path, c, key, true) })
+	}
+
 	// 2. Lists of names in a settings file.
 	var covering []registry.Switch
 	for _, sw := range tool.Profile.Switches {
@@ -217,7 +229,7 @@ func HasSwitch(t *registry.Tool) bool {
 	if len(t.Profile.Switches) > 0 || t.Profile.Lists != nil {
 		return true
 	}
-	return slices.ContainsFunc(t.Profile.Layers, func(l registry.Layer) bool { return l.EnabledKey != "" })
+	return slices.ContainsFunc(t.Profile.Layers, func(l registry.Layer) bool { return l.EnabledKey != "" || l.DisabledKey != "" })
 }
 
 // NoSwitch is the error for a tool without a switch in a file.

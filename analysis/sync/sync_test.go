@@ -104,3 +104,28 @@ func TestRecordsRoundTrip(t *testing.T) {
 		t.Error("hash depends on key order")
 	}
 }
+
+// TestComputeKeepsTheSwitch: an entry turned off in the target (OpenCode
+// "enabled": false) is neither drift nor turned back on by the next sync,
+// even when the entry is updated.
+func TestComputeKeepsTheSwitch(t *testing.T) {
+	oc := func(content string) Target {
+		return Target{Tool: "opencode", Dialect: "opencode", Path: "/p/opencode.json", Rel: "opencode.json",
+			MapPath: []string{"mcp"}, Keep: []string{"enabled"}, Content: []byte(content), Exists: content != ""}
+	}
+	p, _ := Compute(source(`{"mcpServers": {"a": {"command": "x"}}}`), nil, []Target{oc("")}, nil, Options{})
+	written := string(p.Targets[0].New)
+	off, err := fix.SetJSON([]byte(written), []string{"mcp", "a", "enabled"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, _ := Compute(source(`{"mcpServers": {"a": {"command": "x"}}}`), nil, []Target{oc(string(off))}, p.Records, Options{})
+	if k := p2.Targets[0].Actions[0].Kind; k != UpToDate || p2.Targets[0].Changed() {
+		t.Fatalf("disabled entry: %v, changed %v", k, p2.Targets[0].Changed())
+	}
+	p3, _ := Compute(source(`{"mcpServers": {"a": {"command": "y"}}}`), nil, []Target{oc(string(off))}, p.Records, Options{})
+	tp := p3.Targets[0]
+	if tp.Actions[0].Kind != Updated || !strings.Contains(string(tp.New), `"enabled": false`) || !strings.Contains(string(tp.New), `"y"`) {
+		t.Fatalf("update lost the switch: %+v\n%s", tp.Actions, tp.New)
+	}
+}

@@ -75,7 +75,25 @@ func TargetFor(ws *fix.Workspace, tool string, scope Scope, root string) (Target
 	if err != nil {
 		return Target{}, err
 	}
-	return Target{Tool: tool, Dialect: dialect, Path: path, Rel: RelName(root, path), MapPath: mapPath, Content: content, Exists: exists}, nil
+	return Target{Tool: tool, Dialect: dialect, Path: path, Rel: RelName(root, path), MapPath: mapPath,
+		Keep: switchKeys(reg, tool), Content: content, Exists: exists}, nil
+}
+
+// switchKeys are the entry keys that switch tool's servers on or off.
+func switchKeys(reg *registry.Registry, tool string) []string {
+	t, ok := reg.Tool(registry.ToolID(tool))
+	if !ok || t.Profile == nil {
+		return nil
+	}
+	var out []string
+	for _, l := range t.Profile.Layers {
+		for _, k := range []string{l.EnabledKey, l.DisabledKey} {
+			if k != "" && !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
 }
 
 // userFile is the user-level file of dialect.
