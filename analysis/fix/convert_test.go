@@ -84,11 +84,11 @@ func TestServerConversionsOffered(t *testing.T) {
 		return dialectsOf(ServerConversions(d, ws, i, i))
 	}
 	// Claude Code and Copilot CLI read .mcp.json already.
-	if got, want := at("local"), []string{"claude-desktop", "cursor", "gemini-cli", "opencode", "vscode"}; !slices.Equal(got, want) {
+	if got, want := at("local"), []string{"claude-desktop", "cursor", "gemini-cli", "opencode", "roo-code", "vscode", "zed"}; !slices.Equal(got, want) {
 		t.Errorf("local: %v, want %v", got, want)
 	}
 	// Claude Desktop takes no remote server.
-	if got, want := at("remote"), []string{"cursor", "gemini-cli", "opencode", "vscode"}; !slices.Equal(got, want) {
+	if got, want := at("remote"), []string{"cursor", "gemini-cli", "opencode", "roo-code", "vscode", "zed"}; !slices.Equal(got, want) {
 		t.Errorf("remote: %v, want %v", got, want)
 	}
 	// Only Claude Code speaks WebSocket.
