@@ -202,3 +202,28 @@ func TestTOMLKeys(t *testing.T) {
 		t.Errorf("broken file: %v", err)
 	}
 }
+
+func TestTOMLTables(t *testing.T) {
+	in := "# Codex\nmodel = \"o3\"\n\n[mcp_servers.a]\ncommand = \"a\"\n\n[mcp_servers.a.env]\nX = \"1\"\n\n[projects.\"/p\"]\ntrust_level = \"trusted\"\n"
+	path := []string{"mcp_servers", "a"}
+	got, err := SetTOMLTable([]byte(in), path, []byte("[mcp_servers.a]\ncommand = \"b\"\n"))
+	want := "# Codex\nmodel = \"o3\"\n\n[mcp_servers.a]\ncommand = \"b\"\n\n[projects.\"/p\"]\ntrust_level = \"trusted\"\n"
+	if err != nil || string(got) != want {
+		t.Errorf("replace:\ngot  %q\nwant %q (%v)", got, want, err)
+	}
+	added, err := SetTOMLTable(got, []string{"mcp_servers", "c"}, []byte("[mcp_servers.c]\ncommand = \"c\"\n"))
+	if err != nil || string(added) != want+"\n[mcp_servers.c]\ncommand = \"c\"\n" {
+		t.Errorf("append: %q %v", added, err)
+	}
+	removed, err := RemoveTOMLTable(added, []string{"mcp_servers", "c"})
+	if err != nil || string(removed) != want+"\n" {
+		t.Errorf("remove: %q %v", removed, err)
+	}
+	removed, err = RemoveTOMLTable([]byte(in), path)
+	if err != nil || string(removed) != "# Codex\nmodel = \"o3\"\n\n[projects.\"/p\"]\ntrust_level = \"trusted\"\n" {
+		t.Errorf("remove with sub-table: %q %v", removed, err)
+	}
+	if _, err := SetTOMLTable([]byte("[mcp_servers]\na = { command = \"x\" }\n"), path, []byte("[mcp_servers.a]\n")); err == nil {
+		t.Error("inline table replaced")
+	}
+}

@@ -115,3 +115,63 @@ func tomlKey(k string) string {
 	}
 	return quote(k)
 }
+
+// SetTOMLTable returns content with the table at path replaced by block,
+// a rendered table (convert.RenderCodexFile's output for one server: its
+// [header], key-values and sub-tables), or block appended after a blank
+// line when there is no such table. The table's old text goes whole,
+// comments inside it included; everything around it stays. A table not
+// written as [header] tables (inline, dotted keys) is refused.
+func SetTOMLTable(content []byte, path []string, block []byte) ([]byte, error) {
+	f := toml.Parse(content)
+	if len(f.Errors) > 0 {
+		_, _, err := tomlTable(content, path)
+		return nil, err
+	}
+	d := &Document{Path: "edit.toml", Content: content, Parsed: f}
+	text := string(block)
+	if tbl := lookupJSON(f.Root, path); tbl != nil {
+		if tbl.Kind != jsonc.Object || !isHeader(content, tbl) {
+			return nil, fmt.Errorf("[%s] is not written as a [header] table; edit it by hand", strings.Join(path, "."))
+		}
+		text = strings.TrimRight(text, "\r\n")
+		return applyTOML(d, []Edit{d.edit(tbl.Span.Start, tbl.Span.End, text)})
+	}
+	nl := d.Layout().Newline
+	if len(content) == 0 {
+		return applyTOML(d, []Edit{d.edit(0, 0, text)})
+	}
+	sep := nl
+	if !strings.HasSuffix(string(content), "\n") && !strings.HasSuffix(string(content), "\r") {
+		sep = nl + nl
+	} else if strings.HasSuffix(strings.TrimRight(string(content), " \t"), nl+nl) {
+		sep = ""
+	}
+	return applyTOML(d, []Edit{d.edit(len(content), len(content), sep+text)})
+}
+
+// RemoveTOMLTable returns content without the [header] table at path (and
+// its sub-tables) and the blank line after it. A table that is not there
+// is no change.
+func RemoveTOMLTable(content []byte, path []string) ([]byte, error) {
+	f := toml.Parse(content)
+	if len(f.Errors) > 0 {
+		_, _, err := tomlTable(content, path)
+		return nil, err
+	}
+	tbl := lookupJSON(f.Root, path)
+	if tbl == nil {
+		return content, nil
+	}
+	if tbl.Kind != jsonc.Object || !isHeader(content, tbl) {
+		return nil, fmt.Errorf("[%s] is not written as a [header] table; edit it by hand", strings.Join(path, "."))
+	}
+	d := &Document{Path: "edit.toml", Content: content, Parsed: f}
+	start, end := lineStart(content, tbl.Span.Start), nextLine(content, tbl.Span.End)
+	// One blank line after it goes too, so two tables do not end up with
+	// two blank lines between them.
+	if e := nextLine(content, end); end < len(content) && isBlank(content[end:lineEnd(content, end)]) {
+		end = e
+	}
+	return applyTOML(d, []Edit{d.edit(start, end, "")})
+}

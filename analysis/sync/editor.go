@@ -2,10 +2,13 @@ package sync
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
+	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 )
 
 // editor reads and edits one syntax of target file. Every method takes
@@ -25,6 +28,8 @@ func editorFor(path string) editor {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".json", ".jsonc":
 		return jsonEditor{}
+	case ".toml":
+		return tomlEditor{}
 	}
 	return noEditor{ext: filepath.Ext(path)}
 }
@@ -60,6 +65,55 @@ func (jsonEditor) remove(content []byte, path []string) ([]byte, error) {
 		return nil, nil
 	}
 	return fix.RemoveJSON(content, path)
+}
+
+// tomlEditor edits Codex CLI's config.toml: each server is a
+// [mcp_servers.<name>] table, written whole in the layout of `codex mcp
+// add` (convert.RenderCodexFile); the rest of the file stays.
+type tomlEditor struct{}
+
+func (tomlEditor) check(content []byte) error {
+	if content == nil {
+		return nil
+	}
+	if f := toml.Parse(content); len(f.Errors) > 0 {
+		e := f.Errors[0]
+		line, _ := position(content, min(e.Span.Start, len(content)))
+		return fmt.Errorf("%w: line %d: %s", fix.ErrSyntax, line, e.Message)
+	}
+	return nil
+}
+
+func (tomlEditor) lookup(content []byte, path []string) (any, bool, error) {
+	if content == nil {
+		return nil, false, nil
+	}
+	n := fix.LookupTOML(content, path)
+	if n == nil {
+		return nil, false, nil
+	}
+	v, ok := fix.NodeValue(n)
+	return v, ok, nil
+}
+
+func (tomlEditor) set(content []byte, path []string, v any) ([]byte, error) {
+	o, ok := v.(convert.Object)
+	if !ok || len(path) != 2 {
+		return nil, errors.New("sync writes TOML servers as tables under one map")
+	}
+	nl := fix.DetectLayout(content).Newline
+	block := convert.RenderCodexFile(convert.Object{{Key: path[1], Value: o}}, nl)
+	if path[0] != "mcp_servers" {
+		return nil, fmt.Errorf("sync writes TOML servers under mcp_servers, not %s", path[0])
+	}
+	return fix.SetTOMLTable(content, path, block)
+}
+
+func (tomlEditor) remove(content []byte, path []string) ([]byte, error) {
+	if content == nil {
+		return nil, nil
+	}
+	return fix.RemoveTOMLTable(content, path)
 }
 
 // noEditor is a syntax sync cannot write (yet).

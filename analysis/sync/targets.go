@@ -9,6 +9,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
 
 // Scope is where sync writes: the project's files or the user's.
@@ -54,9 +55,13 @@ func TargetFor(ws *fix.Workspace, tool string, scope Scope, root string) (Target
 		return Target{}, fmt.Errorf("sync cannot write %s files (it writes: %s)", toolName(reg, tool), strings.Join(Tools(reg), ", "))
 	}
 	var path string
-	switch scope {
-	case ScopeUser:
+	switch {
+	case scope == ScopeUser:
 		path = userFile(ws, dialect)
+	case dialect == schemas.CodexCLI:
+		// Not fix.Workspace.TargetFile: the conversion code actions
+		// write JSON only, and Codex's file is TOML.
+		path = filepath.Join(ws.ProjectDir, ".codex", "config.toml")
 	default:
 		path = ws.TargetFile(dialect)
 	}
