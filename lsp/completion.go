@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"go.lsp.dev/protocol"
 
@@ -35,6 +37,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 		Kind:     kind,
 		Offset:   offset,
 		Registry: opts.Registry,
+		TOML:     strings.EqualFold(filepath.Ext(path), ".toml"),
 	})
 	snippets := s.snippetSupport()
 	preselected := false

@@ -101,3 +101,64 @@ func TestCompletionOverPipe(t *testing.T) {
 		t.Errorf("outside an entry: %+v", list)
 	}
 }
+
+// TestCompletionCodexTOML: in a project's .codex/config.toml over the
+// pipe, an empty line under [mcp_servers.<name>] (a non-ASCII name, CRLF
+// lines) gets the fields of a url server as `key = ` snippets, and the
+// value of enabled gets true and false.
+func TestCompletionCodexTOML(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(dir, "proj")
+	if err := os.MkdirAll(filepath.Join(proj, ".codex"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(proj, ".codex", "config.toml")
+	text := "[mcp_servers.\"𝔴eb\"]\r\nurl = \"https://x.example/mcp\"\r\nbear\r\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t, Options{Env: registry.Env{Home: home, GOOS: "linux"}})
+	var res protocol.InitializeResult
+	err := c.call(protocol.MethodInitialize, protocol.InitializeParams{
+		Capabilities: protocol.ClientCapabilities{TextDocument: &protocol.TextDocumentClientCapabilities{
+			Completion: &protocol.CompletionTextDocumentClientCapabilities{
+				CompletionItem: &protocol.CompletionTextDocumentClientCapabilitiesItem{SnippetSupport: true},
+			},
+		}},
+		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(pathToURI(proj)), Name: "proj"}},
+	}, &res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.notify(protocol.MethodInitialized, protocol.InitializedParams{})
+	uri := c.open(path, text)
+
+	list := c.complete(uri, pos(2, 4)) // after "bear"
+	var item *protocol.CompletionItem
+	for i := range list.Items {
+		if list.Items[i].Label == "bearer_token_env_var" {
+			item = &list.Items[i]
+		}
+		if l := list.Items[i].Label; l == "command" || l == "env_vars" || l == "url" {
+			t.Errorf("%s offered on a url server", l)
+		}
+	}
+	if item == nil {
+		t.Fatalf("no bearer_token_env_var in %+v", list.Items)
+	}
+	if want := (protocol.Range{Start: pos(2, 0), End: pos(2, 4)}); item.TextEdit == nil || item.TextEdit.Range != want ||
+		item.TextEdit.NewText != "bearer_token_env_var = $0" || item.InsertTextFormat != protocol.InsertTextFormatSnippet {
+		t.Errorf("item = %+v (edit %+v)", item, item.TextEdit)
+	}
+
+	c.change(uri, nil, "[mcp_servers.\"𝔴eb\"]\r\nurl = \"https://x.example/mcp\"\r\nenabled = \r\n")
+	list = c.complete(uri, pos(2, 10))
+	var labels []string
+	for _, it := range list.Items {
+		labels = append(labels, it.Label+"="+it.TextEdit.NewText)
+	}
+	if got := strings.Join(labels, " "); got != "true=true false=false" {
+		t.Errorf("enabled values: %s", got)
+	}
+}

@@ -41,6 +41,10 @@ type Input struct {
 	Kind     *registry.FileKind
 	Offset   int
 	Registry *registry.Registry
+	// TOML says File was parsed from TOML (Codex CLI's config.toml):
+	// candidates are then written `key = ` and `true`, and the entry is
+	// the [mcp_servers.<name>] table the cursor's line belongs to.
+	TOML bool
 }
 
 // Item is one completion candidate.
@@ -68,6 +72,9 @@ func At(in Input) []Item {
 	if in.File == nil || in.Kind == nil {
 		return nil
 	}
+	if in.TOML {
+		return atTOML(in)
+	}
 	entry := entryAt(in)
 	if entry == nil {
 		return nil
@@ -78,7 +85,7 @@ func At(in Input) []Item {
 	}
 	c := &ctx{in: in, entry: entry, readers: readers}
 	if m, rng, ok := c.valuePosition(); ok {
-		return c.values(m, rng)
+		return c.values(m.Key.Str, m, rng)
 	}
 	if m, rng, ok := c.keyPosition(); ok {
 		return c.keys(m, rng)
@@ -90,6 +97,16 @@ type ctx struct {
 	in      Input
 	entry   *jsonc.Node // the server's definition object
 	readers []*registry.Reader
+}
+
+// keyText is how a key candidate is written: "key": in JSON, key = in
+// TOML.
+func (c *ctx) keyText(k string) (text, snippet string) {
+	if c.in.TOML {
+		return k + " = ", k + " = $0"
+	}
+	q := strconv.Quote(k)
+	return q + ": ", q + ": $0"
 }
 
 // schemaReaders are the kind's readers with a schema and a server map.
@@ -285,8 +302,10 @@ func (c *ctx) keys(editing *jsonc.Member, rng span.Span) []Item {
 		}
 		props := properties(b)
 		names := make([]string, 0, len(props))
-		for k := range props {
-			names = append(names, k)
+		for k, p := range props {
+			if !forbidden(p) {
+				names = append(names, k)
+			}
 		}
 		sort.Strings(names)
 		tool := c.toolName(r.Tool)
@@ -320,31 +339,37 @@ func (c *ctx) keys(editing *jsonc.Member, rng span.Span) []Item {
 			}
 			doc.WriteString(d + "\n\n")
 		}
-		q := strconv.Quote(k)
+		text, snippet := c.keyText(k)
 		items = append(items, Item{
 			Label:   k,
 			Kind:    Property,
 			Detail:  strings.Join(ki.tools, ", "),
 			Doc:     strings.TrimSpace(doc.String()),
 			Span:    rng,
-			Text:    q + ": ",
-			Snippet: q + ": $0",
+			Text:    text,
+			Snippet: snippet,
 		})
 	}
 	return items
 }
 
-// values lists the enumerated values of the member's key for each reader:
-// those every reader accepts first (preferred when some are not), then
-// the others, each in reader order.
-func (c *ctx) values(m *jsonc.Member, rng span.Span) []Item {
-	key := m.Key.Str
+// values lists the enumerated values of key for each reader (m is the
+// member being edited, nil if the tree has none yet): those every reader
+// accepts first (preferred when some are not), then the others, each in
+// reader order. In TOML a boolean field gets true and false too (JSON
+// editors offer those themselves).
+func (c *ctx) values(key string, m *jsonc.Member, rng span.Span) []Item {
 	entry := c.decoded(m)
 	accepted := map[string][]string{}
 	docs := map[string]string{}
+	bare := map[string]bool{} // TOML booleans, written without quotes
 	var order []string
 	for _, r := range c.readers {
 		vals, doc := enumFor(string(r.Dialect), entry, key)
+		if c.in.TOML && len(vals) == 0 && isBoolean(string(r.Dialect), entry, key) {
+			vals, doc = []string{"true", "false"}, propertyDoc(string(r.Dialect), entry, key)
+			bare["true"], bare["false"] = true, true
+		}
 		tool := c.toolName(r.Tool)
 		for _, v := range vals {
 			if _, ok := accepted[v]; !ok {
@@ -372,6 +397,9 @@ func (c *ctx) values(m *jsonc.Member, rng span.Span) []Item {
 	items := make([]Item, 0, len(sorted))
 	for _, v := range sorted {
 		q := strconv.Quote(v)
+		if bare[v] {
+			q = v
+		}
 		items = append(items, Item{
 			Label:     q,
 			Kind:      EnumMember,
@@ -397,18 +425,38 @@ func enumFor(dialect string, entry map[string]any, key string) ([]string, string
 			}
 		}
 	}
-	def, ok := schemas.ServerDef(dialect, entry)
-	if !ok {
-		return nil, ""
-	}
-	b, err := schemas.Branch(dialect, def)
-	if err != nil {
-		return nil, ""
-	}
-	if p, ok := properties(b)[key]; ok {
+	if p := property(dialect, entry, key); p != nil {
 		return stringValues(p), p.Description
 	}
 	return nil, ""
+}
+
+// property is the schema of key in the entry's branch, nil if none.
+func property(dialect string, entry map[string]any, key string) *jsonschema.Schema {
+	def, ok := schemas.ServerDef(dialect, entry)
+	if !ok {
+		return nil
+	}
+	b, err := schemas.Branch(dialect, def)
+	if err != nil {
+		return nil
+	}
+	return properties(b)[key]
+}
+
+// forbidden reports whether a property's schema rejects every value
+// ("not": {}): a schema lists such a key only to explain why a tool
+// refuses it (a field of the other transport), so it is no candidate.
+func forbidden(p *jsonschema.Schema) bool {
+	if p == nil || p.Not == nil {
+		return false
+	}
+	for _, v := range []any{nil, "", true, map[string]any{}, []any{}} {
+		if p.Not.Validate(v) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // stringValues are the string members of a schema's enum or const.

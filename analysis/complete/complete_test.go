@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -153,5 +154,83 @@ func TestCompleteGeminiSettings(t *testing.T) {
 	items, _ = at(t, "gemini-user-settings", `{"mcpServers": {"api": {"httpUrl": "https://x/mcp", "type": "|"}}}`)
 	if got := labels(items); !slices.Equal(got, []string{`"stdio"`, `"sse"`, `"http"`}) {
 		t.Errorf("gemini types = %v", got)
+	}
+}
+
+// tomlAt completes a TOML src at the "|" marker for the file kind id.
+func tomlAt(t *testing.T, kind, src string) ([]Item, []byte) {
+	t.Helper()
+	off := strings.Index(src, "|")
+	if off < 0 {
+		t.Fatal("no cursor marker")
+	}
+	b := []byte(src[:off] + src[off+1:])
+	reg := registry.Default()
+	k, ok := reg.Kind(kind)
+	if !ok {
+		t.Fatalf("no kind %q", kind)
+	}
+	return At(Input{File: toml.Parse(b), Kind: k, Offset: off, Registry: reg, TOML: true}), b
+}
+
+// TestCompleteCodexTOML: under a [mcp_servers.<name>] header, a half-typed
+// key gets the fields of the server's transport (decided by command or
+// url), written `key = `, minus those present; an enumerated field gets
+// its quoted values and a boolean one true and false; under another table
+// (a sub-table, the projects trust table) nothing is offered.
+func TestCompleteCodexTOML(t *testing.T) {
+	stdio := "model = \"o3\"\r\n\r\n[mcp_servers.fs]\r\ncommand = \"npx\"\r\nen|\r\n\r\n[mcp_servers.web]\r\nurl = \"https://x\"\r\n"
+	items, b := tomlAt(t, "codex-project", stdio)
+	envVars := find(items, "env_vars")
+	if envVars == nil {
+		t.Fatalf("no env_vars among %v", labels(items))
+	}
+	if envVars.Text != "env_vars = " || envVars.Snippet != "env_vars = $0" || envVars.Kind != Property || !strings.Contains(envVars.Detail, "Codex CLI") {
+		t.Errorf("env_vars item = %+v", envVars)
+	}
+	if got := string(b[envVars.Span.Start:envVars.Span.End]); got != "en" {
+		t.Errorf("replaced %q, want the typed key", got)
+	}
+	for _, absent := range []string{"command", "url", "bearer_token_env_var", "http_headers"} {
+		if find(items, absent) != nil {
+			t.Errorf("%s offered on a stdio server that has command: %v", absent, labels(items))
+		}
+	}
+
+	// An empty line under the http server: its own fields.
+	items, _ = tomlAt(t, "codex-project", "[mcp_servers.web]\nurl = \"https://x\"\n|\n")
+	for _, want := range []string{"bearer_token_env_var", "env_http_headers", "http_headers", "oauth", "enabled"} {
+		if find(items, want) == nil {
+			t.Errorf("no %s for a url server among %v", want, labels(items))
+		}
+	}
+	if find(items, "env_vars") != nil || find(items, "url") != nil {
+		t.Errorf("env_vars or url offered on a url server: %v", labels(items))
+	}
+
+	// Values: an enum after "key = " (quoted), a boolean (bare).
+	items, b = tomlAt(t, "codex-project", "[mcp_servers.web]\nurl = \"https://x\"\nauth = \"ch|\"\n")
+	if got := labels(items); !slices.Equal(got, []string{`"oauth"`, `"chatgpt"`, `"ema_auth"`}) {
+		t.Errorf("auth values %v", got)
+	}
+	if it := find(items, `"chatgpt"`); it == nil || string(b[it.Span.Start:it.Span.End]) != `"ch"` || it.Text != `"chatgpt"` {
+		t.Errorf("chatgpt item %+v", it)
+	}
+	items, _ = tomlAt(t, "codex-project", "[mcp_servers.fs]\ncommand = \"x\"\nenabled = |\n")
+	if got := labels(items); !slices.Equal(got, []string{"true", "false"}) || items[0].Text != "true" || items[0].Kind != EnumMember {
+		t.Errorf("enabled values %v (%+v)", got, items)
+	}
+
+	// Nothing under another table, on a header, or after a string value.
+	for _, src := range []string{
+		"[mcp_servers.fs]\ncommand = \"x\"\n[mcp_servers.fs.env]\nA|\n",
+		"[projects.\"/p\"]\ntrust|\n",
+		"[mcp_servers.fs]\ncommand = \"x\"\n|[mcp_servers.b]\n",
+		"[mcp_servers.fs]\ncommand = \"x\"|\n",
+		"en|\n",
+	} {
+		if items, _ := tomlAt(t, "codex-project", src); len(items) != 0 {
+			t.Errorf("%q: unexpected %v", src, labels(items))
+		}
 	}
 }
