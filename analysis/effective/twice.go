@@ -168,7 +168,7 @@ func (t *twice) diagnostics(displayPath func(string) string) map[string][]rules.
 			Severity: rules.SeverityWarning,
 			Code:     rules.CodeServerStartedTwice,
 			Message: fmt.Sprintf("%s %s this server twice: %q is %s as %q %s, so every tool of it appears twice; remove one of the two names",
-				joinAnd(f.tools), verb, name, f.what, f.other, where),
+				rules.JoinAnd(f.tools), verb, name, f.what, f.other, where),
 			Related: []rules.Related{{Path: f.first.Source.Path, Span: f.first.Member.Key.Span, Message: fmt.Sprintf("the same server, as %q", f.other)}},
 			// Not safe: another tool, or another launch directory, may
 			// read only one of the two files.
@@ -176,14 +176,4 @@ func (t *twice) diagnostics(displayPath func(string) string) map[string][]rules.
 		})
 	}
 	return out
-}
-
-func joinAnd(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

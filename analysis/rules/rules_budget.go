@@ -76,7 +76,7 @@ func toolNameBudget(in FileInput, m *jsonc.Member) []Diagnostic {
 	return []Diagnostic{{
 		Span: m.Key.Span, Severity: SeverityWarning, Code: CodeToolNameBudget,
 		Message: fmt.Sprintf("server name %q leaves little room for its tools' names: model APIs allow %d characters for a tool name, and %s; a tool with a longer name fails every request with an API error; shorten the name by at least %s",
-			name, modelToolNameLimit, joinAnd(parts), plural(minToolNameBudget-least, "1 character", fmt.Sprintf("%d characters", minToolNameBudget-least))),
+			name, modelToolNameLimit, JoinAnd(parts), plural(minToolNameBudget-least, "1 character", fmt.Sprintf("%d characters", minToolNameBudget-least))),
 		Data: map[string]any{"server": name, "tools": tools, "budget": max(least, 0)},
 	}}
 }

@@ -373,7 +373,7 @@ func (c *schemaCheck) verdictPhrase(sub *schemaSubject, vs []*schemaVerdict, out
 			parts[i] = fmt.Sprintf("%s may not load %s", c.tools(who), label)
 		}
 	}
-	return joinAnd(parts)
+	return JoinAnd(parts)
 }
 
 // knowing lists the readers that read the place of g (they looked inside
@@ -426,7 +426,7 @@ func (c *schemaCheck) tools(vs []*schemaVerdict) string {
 	for i, v := range vs {
 		names[i] = toolName(c.in, v.reader.Tool)
 	}
-	return joinAnd(names)
+	return JoinAnd(names)
 }
 
 func (c *schemaCheck) toolIDs(vs []*schemaVerdict) []string {

@@ -390,7 +390,7 @@ func (c *semantic) blame(server string, vs semVerdicts, what string) string {
 	if rs := vs.readers(outIgnored); len(rs) > 0 {
 		parts = append(parts, fmt.Sprintf("%s %s %s", readerNames(c.in, rs), plural(len(rs), "ignores", "ignore"), what))
 	}
-	return joinAnd(parts)
+	return JoinAnd(parts)
 }
 
 // acceptors is the "GitHub Copilot CLI accepts it" note, or "".

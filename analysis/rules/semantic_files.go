@@ -341,7 +341,7 @@ func (c *semantic) mapKeyOwners(key string, readers []*registry.Reader) string {
 	if len(names) == 1 {
 		return fmt.Sprintf(" (%s's key)", names[0])
 	}
-	return fmt.Sprintf(" (the key of %s)", joinAnd(names))
+	return fmt.Sprintf(" (the key of %s)", JoinAnd(names))
 }
 
 // semSettingsDialects are the dialects of files that hold a tool's general

@@ -200,7 +200,7 @@ func (c *semantic) syntaxOwners(k interp.Syntax, readers []*registry.Reader) str
 			names = append(names, t.Name)
 		}
 	}
-	return joinAnd(names)
+	return JoinAnd(names)
 }
 
 // commonEnvSpelling is a reference to environment variable name that every

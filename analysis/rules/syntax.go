@@ -325,9 +325,9 @@ func effectList(in FileInput, readers []*registry.Reader, prefix string) string 
 		if prefix != "" {
 			verb = prefix + " " + verb
 		}
-		parts[i] = joinAnd(g.tools) + " " + verb
+		parts[i] = JoinAnd(g.tools) + " " + verb
 	}
-	return joinAnd(parts)
+	return JoinAnd(parts)
 }
 
 // effectPhrase is the verb phrase for an effect, in the plural when
@@ -359,7 +359,9 @@ func toolName(in FileInput, id registry.ToolID) string {
 	return string(id)
 }
 
-func joinAnd(items []string) string {
+// JoinAnd joins words the way every message does: "Claude Code, Codex CLI
+// and OpenCode".
+func JoinAnd(items []string) string {
 	switch len(items) {
 	case 0:
 		return ""

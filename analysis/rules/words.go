@@ -33,7 +33,7 @@ func quoteAnd(items []string) string {
 	for i, s := range items {
 		q[i] = strconv.Quote(s)
 	}
-	return joinAnd(q)
+	return JoinAnd(q)
 }
 
 // readerNames names readers' tools: "Claude Code and GitHub Copilot CLI".
@@ -42,7 +42,7 @@ func readerNames(in FileInput, rs []*registry.Reader) string {
 	for i, r := range rs {
 		names[i] = toolName(in, r.Tool)
 	}
-	return joinAnd(names)
+	return JoinAnd(names)
 }
 
 // readerIDs lists readers' tool ids, for Data.
