@@ -133,4 +133,16 @@ func TestRegistryHasEveryEffect(t *testing.T) {
 	if got := UnknownKey(reader(t, "opencode-project", "opencode")); got != LoadsStrippingKeys {
 		t.Errorf("OpenCode strips an unknown key, got %s", got)
 	}
+	if _, lastWins := DuplicateName(reader(t, "mcp-json", "claude-code")); !lastWins {
+		t.Error("Claude Code keeps the last of a duplicated server name (verified)")
+	}
+	if o, lastWins := DuplicateName(reader(t, "codex-project", "codex-cli")); lastWins || o != RefusesFile {
+		t.Errorf("Codex CLI refuses its configuration for a duplicated name, got %s (last wins: %v)", o, lastWins)
+	}
+	if got := UnknownTopKey(reader(t, "opencode-project", "opencode")); got != RefusesFile {
+		t.Errorf("OpenCode's top level is strict, got %s", got)
+	}
+	if got := UnknownTopKey(reader(t, "mcp-json", "claude-code")); got != LoadsIgnoringKeys {
+		t.Errorf("Claude Code does not read a top-level key it does not know, got %s", got)
+	}
 }
