@@ -95,7 +95,9 @@ func bench1000Servers(b *testing.B) {
 	// file's: an editor asks for the visible range only.
 	doc := map[string]any{"textDocument": map[string]any{"uri": benchURI(path)}}
 	lens := c.timeRequests(max(b.N, minSamples), "textDocument/codeLens", doc,
-		func(r json.RawMessage) bool { return bytes.Contains(r, []byte("server-00490")) || bytes.Contains(r, []byte("Claude Code: ")) })
+		func(r json.RawMessage) bool {
+			return bytes.Contains(r, []byte("server-00490")) || bytes.Contains(r, []byte("Claude Code: "))
+		})
 	benchReport(b, "codeLens, whole file p50", millis(benchPercentile(lens, 50)), "ms", "")
 	hints := c.timeRequests(max(b.N, minSamples), "textDocument/inlayHint", map[string]any{
 		"textDocument": map[string]any{"uri": benchURI(path)},
