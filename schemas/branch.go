@@ -116,6 +116,20 @@ func ServerDef(dialect string, entry map[string]any) (def string, ok bool) {
 			return "extensionServer", true
 		}
 		return "stdioServer", true
+	case Kiro:
+		// No type: url without command is a remote server.
+		if urlOnly {
+			return "remoteServer", true
+		}
+		return "stdioServer", true
+	case Windsurf:
+		// No type: serverUrl (Windsurf's spelling) or url without
+		// command is a remote server.
+		_, hasServerURL := entry["serverUrl"]
+		if (hasURL || hasServerURL) && !hasCommand {
+			return "remoteServer", true
+		}
+		return "stdioServer", true
 	case CodexCLI:
 		// No type: command makes a stdio server (a url beside it is then
 		// an error of its own), url alone a streamable-HTTP one. With

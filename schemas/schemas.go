@@ -6,7 +6,8 @@
 // (claude_desktop_config.json), "copilot-cli" (mcp-config.json, .mcp.json,
 // .github/mcp.json), "cursor" (.cursor/mcp.json), "opencode"
 // (opencode.json, opencode.jsonc), "vscode" (.vscode/mcp.json),
-// "roo-code" (.roo/mcp.json, mcp_settings.json), "zed" (context_servers in
+// "roo-code" (.roo/mcp.json, mcp_settings.json), "kiro"
+// (.kiro/settings/mcp.json), "windsurf" (mcp_config.json), "zed" (context_servers in
 // Zed's settings.json) and "codex-cli" (config.toml: the schema validates
 // the decoded TOML tree).
 //
@@ -51,9 +52,11 @@ const (
 	CopilotCLI    = "copilot-cli"
 	Cursor        = "cursor"
 	GeminiCLI     = "gemini-cli"
+	Kiro          = "kiro"
 	OpenCode      = "opencode"
 	RooCode       = "roo-code"
 	VSCode        = "vscode"
+	Windsurf      = "windsurf"
 	Zed           = "zed"
 )
 

@@ -42,10 +42,12 @@ var serverDefs = map[string][]string{
 	CodexCLI:      {"stdioServer", "httpServer"},
 	RooCode:       {"stdioServer", "sseServer", "httpServer"},
 	Zed:           {"stdioServer", "httpServer", "extensionServer"},
+	Kiro:          {"stdioServer", "remoteServer"},
+	Windsurf:      {"stdioServer", "remoteServer"},
 }
 
 func TestDialects(t *testing.T) {
-	want := []string{ClaudeCode, ClaudeDesktop, CodexCLI, CopilotCLI, Cursor, GeminiCLI, OpenCode, RooCode, VSCode, Zed}
+	want := []string{ClaudeCode, ClaudeDesktop, CodexCLI, CopilotCLI, Cursor, GeminiCLI, Kiro, OpenCode, RooCode, VSCode, Windsurf, Zed}
 	sort.Strings(want)
 	if got := Dialects(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Dialects() = %v, want %v", got, want)
@@ -66,7 +68,7 @@ func TestCompiled_EveryDialectCompilesOnce(t *testing.T) {
 			t.Errorf("Compiled(%q) uses draft %v, want 2020-12", d, s1.Draft)
 		}
 	}
-	if _, err := Compiled("windsurf"); err == nil {
+	if _, err := Compiled("nosuch-dialect"); err == nil {
 		t.Error("Compiled(unknown dialect) succeeded")
 	}
 }
@@ -210,7 +212,7 @@ func TestBranch_ServerDefs(t *testing.T) {
 	if _, err := Branch(ClaudeCode, "localServer"); err == nil {
 		t.Error("Branch with an unknown definition succeeded")
 	}
-	if _, err := Branch("windsurf-unknown", "stdioServer"); err == nil {
+	if _, err := Branch("nosuch-dialect", "stdioServer"); err == nil {
 		t.Error("Branch with an unknown dialect succeeded")
 	}
 }
@@ -290,7 +292,7 @@ func TestPropertyDoc(t *testing.T) {
 	for _, tt := range [][3]string{
 		{ClaudeCode, "stdioServer", "cwd"},
 		{ClaudeCode, "nosuchdef", "command"},
-		{"windsurf-unknown", "", "mcpServers"},
+		{"nosuch-dialect", "", "mcpServers"},
 	} {
 		if got, ok := PropertyDoc(tt[0], tt[1], tt[2]); ok {
 			t.Errorf("PropertyDoc(%q, %q, %q) = %q, true; want false", tt[0], tt[1], tt[2], got)
@@ -310,7 +312,7 @@ func TestRaw(t *testing.T) {
 	if Raw(OpenCode)[0] != '{' {
 		t.Fatal("Raw returned shared bytes: a caller's change leaked into the next call")
 	}
-	if Raw("windsurf-unknown") != nil {
+	if Raw("nosuch-dialect") != nil {
 		t.Fatal("Raw(unknown dialect) != nil")
 	}
 }

@@ -255,7 +255,7 @@ func TestEntryErrors(t *testing.T) {
 		{"case-sensitive type", "copilot-cli", "opencode", `{"type": "HTTP", "url": "https://x"}`, "type: not a transport Copilot CLI knows"},
 		{"wrong type, value never shown", "claude-code", "opencode", `{"command": "x", "args": "--token=secret-in-args"}`, "not a valid Claude Code server: args: expected array, but got string"},
 		{"OpenCode requires type", "opencode", "claude-code", `{"command": ["x"]}`, "not a valid OpenCode server"},
-		{"unknown dialect", "windsurf-unknown", "opencode", `{}`, `unknown dialect "windsurf-unknown"`},
+		{"unknown dialect", "nosuch-dialect", "opencode", `{}`, `unknown dialect "nosuch-dialect"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -89,6 +89,16 @@ var dialects = map[Dialect]*dialectInfo{
 		defaultTimeout: 60000,
 		unsetLiteral:   true,
 	},
+	schemas.Kiro: {
+		id: schemas.Kiro, tool: "Kiro", mapKey: "mcpServers", syntax: dollarSyntax,
+		fields:     []string{"env", "headers"},
+		transports: []Transport{Stdio, HTTP, SSE},
+	},
+	schemas.Windsurf: {
+		id: schemas.Windsurf, tool: "Windsurf", mapKey: "mcpServers", syntax: envSyntax,
+		fields:     []string{"command", "args", "env", "serverUrl", "url", "headers"},
+		transports: []Transport{Stdio, HTTP, SSE},
+	},
 	schemas.Zed: {
 		id: schemas.Zed, tool: "Zed", mapKey: "context_servers", syntax: noSyntax,
 		transports:     []Transport{Stdio, HTTP},

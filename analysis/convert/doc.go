@@ -21,8 +21,12 @@
 // command, args, env, url and headers; Copilot CLI the same plus $VAR in
 // env and headers only; OpenCode {env:VAR} and {file:path} everywhere;
 // VS Code ${env:VAR}, ${input:id}, ${workspaceFolder}... everywhere;
-// Cursor ${env:VAR}, ${userHome}, ${workspaceFolder} in command, args,
-// env, url and headers; Claude Desktop none. Unset variables differ too:
+// Cursor ${env:VAR}, ${userHome}, ${workspaceFolder},
+// ${workspaceFolderBasename}, ${pathSeparator} and ${/} in command, args,
+// env, url and headers; Roo Code ${env:VAR} and ${workspaceFolder}
+// everywhere (an unset variable stays as text); Windsurf ${env:VAR} in
+// command, args, env, url and headers; Kiro ${VAR} in env and headers;
+// Claude Desktop and Zed none. Unset variables differ too:
 // OpenCode's {env:X} and VS Code's ${env:X} give "", so they become
 // ${X:-} in Claude Code, and a Claude Code ${X} written for them is
 // reported (it would no longer keep the text and warn). A reference the

@@ -28,6 +28,8 @@ var fuzzTargets = map[string]struct{ kind, path string }{
 	schemas.RooCode:       {"roo-project", "/p/.roo/mcp.json"},
 	schemas.Zed:           {"zed-project", "/p/.zed/settings.json"},
 	schemas.CodexCLI:      {"codex-project", "/p/.codex/config.toml"},
+	schemas.Kiro:          {"kiro-workspace", "/p/.kiro/settings/mcp.json"},
+	schemas.Windsurf:      {"windsurf-user", "/home/u/.codeium/windsurf/mcp_config.json"},
 }
 
 // fuzzDialect picks the dialect named d, or one chosen by its hash.
@@ -230,6 +232,8 @@ var mapKeys = map[string]string{
 	schemas.RooCode:       "mcpServers",
 	schemas.Zed:           "context_servers",
 	schemas.CodexCLI:      "mcp_servers",
+	schemas.Kiro:          "mcpServers",
+	schemas.Windsurf:      "mcpServers",
 }
 
 // serverMap returns the server map of a parsed file of dialect d (VS

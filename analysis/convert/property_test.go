@@ -289,6 +289,14 @@ func (g gen) ref() (convert.Ref, bool) {
 			return convert.Ref{Kind: convert.EditorRef, Name: g.pick("workspaceFolder", "userHome")}, true
 		}
 		return convert.Ref{Kind: convert.EnvRef, Name: name, HasDefault: true}, true
+	case schemas.Kiro:
+		r := convert.Ref{Kind: convert.EnvRef, Name: name}
+		if g.chance(0.3) {
+			r.HasDefault, r.Default = true, g.pick("", "x")
+		}
+		return r, true
+	case schemas.Windsurf:
+		return convert.Ref{Kind: convert.EnvRef, Name: name, HasDefault: true}, true
 	case schemas.RooCode:
 		if g.chance(0.5) {
 			// Roo Code expands every string: fewer references, or no
@@ -313,6 +321,10 @@ func expands(d, field string) bool {
 		return field == "env" || field == "headers"
 	case schemas.OpenCode, schemas.VSCode, schemas.GeminiCLI, schemas.RooCode:
 		return true
+	case schemas.Kiro:
+		return field == "env" || field == "headers"
+	case schemas.Windsurf:
+		return slices.Contains([]string{"command", "args", "env", "url", "headers"}, field)
 	case schemas.Cursor:
 		return slices.Contains([]string{"command", "args", "env", "url", "headers", "oauth"}, field)
 	}
@@ -380,6 +392,8 @@ func genServer(r *rand.Rand, d string) *convert.Server {
 		schemas.RooCode:       {convert.Stdio, convert.HTTP, convert.SSE},
 		schemas.Zed:           {convert.Stdio, convert.HTTP},
 		schemas.CodexCLI:      {convert.Stdio, convert.HTTP},
+		schemas.Kiro:          {convert.Stdio, convert.HTTP},
+		schemas.Windsurf:      {convert.Stdio, convert.HTTP},
 	}[d]
 	s.Transport = transports[r.Intn(len(transports))]
 	if s.Transport == convert.Stdio {
@@ -549,6 +563,13 @@ func genServer(r *rand.Rand, d string) *convert.Server {
 		}
 		if g.chance(0.2) {
 			s.Extras = append(s.Extras, convert.Extra{Dialect: d, Key: "alwaysAllow", Value: []any{"read_file"}})
+		}
+	case schemas.Kiro, schemas.Windsurf:
+		if g.chance(0.2) {
+			s.Enabled = boolp(false)
+		}
+		if g.chance(0.2) {
+			s.Extras = append(s.Extras, convert.Extra{Dialect: d, Key: "disabledTools", Value: []any{"delete"}})
 		}
 	case schemas.Zed:
 		if g.chance(0.5) {

@@ -165,6 +165,8 @@ func (d *dialectInfo) fromValue(name string, v any) (*Server, []Loss, error) {
 		losses = append(losses, d.readGemini(s, def, e)...)
 	case schemas.RooCode:
 		d.readRoo(s, def, e)
+	case schemas.Kiro, schemas.Windsurf:
+		d.readKiroWindsurf(s, def, e)
 	case schemas.Zed:
 		if def == "extensionServer" {
 			return nil, nil, errors.New("Zed starts this server from an extension, and the entry holds only the extension's settings: there is no command or url to convert")
@@ -650,4 +652,29 @@ func (d *dialectInfo) readZed(s *Server, def string, e entry) {
 	s.TimeoutMs = e.secondsMs("timeout")
 	e.extra(s, d.id, "remote", "remote")
 	e.extra(s, d.id, "source", "source")
+}
+
+// readKiroWindsurf reads a Kiro or Windsurf entry: command, or a url
+// (Windsurf's serverUrl first, as its examples write it); "disabled":
+// true is the server switched off; autoApprove and disabledTools are the
+// tool's own. Neither says which HTTP transport a url speaks: it is read
+// as Streamable HTTP.
+func (d *dialectInfo) readKiroWindsurf(s *Server, def string, e entry) {
+	if def == "stdioServer" {
+		d.readStdio(s, e, "env")
+	} else {
+		d.readRemote(s, HTTP, e)
+		if u, ok := e.str("serverUrl"); ok {
+			s.URL = d.readText("url", u)
+			e.extra(s, d.id, "url", "url")
+		}
+		e.extra(s, d.id, "env", "env") // Kiro lists env for remote servers too
+	}
+	if b := e.boolean("disabled"); b != nil && *b {
+		off := false
+		s.Enabled = &off
+	}
+	for _, k := range []string{"autoApprove", "disabledTools"} {
+		e.extra(s, d.id, k, k)
+	}
 }

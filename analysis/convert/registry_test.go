@@ -65,16 +65,20 @@ func TestSyntaxForms(t *testing.T) {
 		text string
 		kind RefKind
 	}{
-		"${VAR}":             {"${VAR}", EnvRef},
-		"${VAR:-default}":    {"${VAR:-d}", EnvRef},
-		"$VAR":               {"$VAR", EnvRef},
-		"${env:VAR}":         {"${env:VAR}", EnvRef},
-		"${env:NAME}":        {"${env:NAME}", EnvRef},
-		"${input:id}":        {"${input:id}", InputRef},
-		"${workspaceFolder}": {"${workspaceFolder}", EditorRef},
-		"${userHome}":        {"${userHome}", EditorRef},
-		"{env:VAR}":          {"{env:VAR}", EnvRef},
-		"{file:path}":        {"{file:path}", FileRef},
+		"${VAR}":                     {"${VAR}", EnvRef},
+		"${VAR:-default}":            {"${VAR:-d}", EnvRef},
+		"$VAR":                       {"$VAR", EnvRef},
+		"${env:VAR}":                 {"${env:VAR}", EnvRef},
+		"${env:NAME}":                {"${env:NAME}", EnvRef},
+		"${input:id}":                {"${input:id}", InputRef},
+		"${workspaceFolder}":         {"${workspaceFolder}", EditorRef},
+		"${userHome}":                {"${userHome}", EditorRef},
+		"${workspaceFolderBasename}": {"${workspaceFolderBasename}", EditorRef},
+		"${pathSeparator}":           {"${pathSeparator}", EditorRef},
+		"${/}":                       {"${/}", EditorRef},
+		"${predefined}":              {"${fileDirname}", EditorRef},
+		"{env:VAR}":                  {"{env:VAR}", EnvRef},
+		"{file:path}":                {"{file:path}", FileRef},
 	}
 	reg := registry.Default()
 	for _, id := range Dialects() {

@@ -2,8 +2,10 @@ package convert
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
 // Text is a string value split into literal text and variable references.
@@ -29,7 +31,8 @@ const (
 	// InputRef is VS Code's ${input:id}: a value VS Code asks the user for.
 	InputRef
 	// EditorRef is a VS Code predefined variable such as
-	// ${workspaceFolder} or ${userHome} (Cursor knows these two).
+	// ${workspaceFolder} or ${userHome} (Cursor and Roo Code know some of
+	// them: registry.json lists which).
 	EditorRef
 	// FileRef is OpenCode's {file:path}: the trimmed contents of a file.
 	FileRef
@@ -146,8 +149,9 @@ const (
 	dollarBare                 // Copilot CLI: the same and $VAR
 	braceSyntax                // OpenCode: {env:VAR}, {file:path}
 	vscodeSyntax               // VS Code: ${env:VAR}, ${input:id}, ${workspaceFolder}, ...
-	cursorSyntax               // Cursor: ${env:VAR}, ${userHome}, ${workspaceFolder}
+	cursorSyntax               // Cursor: ${env:VAR}, ${userHome}, ${workspaceFolder}, ...
 	rooSyntax                  // Roo Code: ${env:VAR}, ${workspaceFolder}
+	envSyntax                  // Windsurf: ${env:VAR}
 )
 
 // forms are the syntaxes the tool expands, read by package interp, the
@@ -163,13 +167,27 @@ func (x syntax) forms() interp.Forms {
 	case vscodeSyntax:
 		return interp.NewForms(interp.DollarEnv, interp.Input, interp.Predefined)
 	case cursorSyntax:
-		// Cursor is reported to know these two predefined variables only.
-		return interp.NewForms(interp.DollarEnv, interp.Predefined).OnlyPredefined("userHome", "workspaceFolder")
+		return registryForms()["cursor"]
 	case rooSyntax:
-		return interp.NewForms(interp.DollarEnv, interp.Predefined).OnlyPredefined("workspaceFolder")
+		return registryForms()["roo-code"]
+	case envSyntax:
+		return interp.NewForms(interp.DollarEnv)
 	}
 	return interp.Forms{}
 }
+
+// registryForms are the syntaxes the registry lists for the tools whose
+// predefined variables are a subset of VS Code's, read by interp.FormsOf
+// as the diagnostics read them: which of ${workspaceFolder},
+// ${workspaceFolderBasename}, ${userHome}... Cursor and Roo Code expand is
+// said in one place, registry.json.
+var registryForms = sync.OnceValue(func() map[registry.ToolID]interp.Forms {
+	out := map[registry.ToolID]interp.Forms{}
+	for _, t := range registry.Default().Tools() {
+		out[t.ID] = interp.FormsOf(t.Interpolation.Forms)
+	}
+	return out
+})
 
 // scan finds the references of syntax x in s, in order.
 func (x syntax) scan(s string) []token {

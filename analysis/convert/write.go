@@ -73,6 +73,8 @@ func ToEntry(dialect Dialect, s *Server) (any, []Loss, error) {
 		o = w.zed()
 	case schemas.CodexCLI:
 		o = w.codex()
+	case schemas.Kiro, schemas.Windsurf:
+		o = w.kiroWindsurf()
 	}
 	if w.err != nil {
 		return nil, nil, w.err
@@ -272,7 +274,7 @@ func (w *writer) spell(lossField string, r Ref) (text string, isRef bool) {
 				return "{env:HOME}", true
 			}
 		}
-	case vscodeSyntax, cursorSyntax, rooSyntax:
+	case vscodeSyntax, cursorSyntax, rooSyntax, envSyntax:
 		switch r.Kind {
 		case EnvRef:
 			if strings.Contains(r.Name, "}") {
@@ -949,6 +951,40 @@ func (w *writer) zed() Object {
 	}
 	if t := w.timeout(); t != 0 {
 		o.set("timeout", w.seconds(t, 0, 0))
+	}
+	w.extras(&o)
+	return o
+}
+
+// kiroWindsurf writes a Kiro or Windsurf entry: command with args (Kiro's
+// docs require args, so it is always written) or the url (Windsurf's
+// serverUrl), "disabled": true for a server that is off. Neither has a
+// transport setting, so an SSE server is written as a plain url.
+func (w *writer) kiroWindsurf() Object {
+	s := w.s
+	w.stray()
+	w.common("enabled")
+	var o Object
+	if s.Transport == Stdio {
+		w.stdio(&o, "env", w.d.id == schemas.Kiro)
+	} else {
+		if s.Transport == SSE {
+			w.lose("type", Changed, "%s has no transport setting: it is given only the url, not that the server speaks SSE", w.d.tool)
+		}
+		key := "url"
+		if w.d.id == schemas.Windsurf {
+			key = "serverUrl"
+		}
+		o.set(key, w.text("url", "url", s.URL))
+		if len(s.Headers) > 0 {
+			if h := w.pairs("headers", s.Headers); len(h) > 0 {
+				o.set("headers", h)
+			}
+		}
+		w.oauthLosses()
+	}
+	if s.Enabled != nil && !*s.Enabled {
+		o.set("disabled", true)
 	}
 	w.extras(&o)
 	return o

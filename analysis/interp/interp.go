@@ -132,41 +132,77 @@ func (f Forms) Has(s Syntax) bool { return f.set&(1<<s) != 0 }
 // Empty reports whether f holds no syntax.
 func (f Forms) Empty() bool { return f.set == 0 }
 
-// OnlyPredefined returns f with Predefined limited to the given names
-// (Cursor is reported to know ${userHome} and ${workspaceFolder} only).
+// OnlyPredefined returns f with Predefined limited to the given names.
 func (f Forms) OnlyPredefined(names ...string) Forms {
 	f.only = names
 	return f
 }
 
+// Admits reports whether f expands the reference r: its syntax is in f,
+// and a predefined variable is one of the names f is limited to (Cursor
+// expands ${workspaceFolderBasename} but not ${file}).
+func (f Forms) Admits(r Ref) bool {
+	return f.Has(r.Syntax) && (r.Syntax != Predefined || f.only == nil || contains(f.only, r.Name))
+}
+
 // spellings maps the registry's spellings of forms (tools[].interpolation
-// .forms) to syntaxes.
+// .forms) to syntaxes. A predefined variable is spelled by itself
+// (${workspaceFolder}, see predefinedSpelling); "${predefined}" stands for
+// every one of VS Code's.
 var spellings = map[string]Syntax{
-	"${VAR}":             Dollar,
-	"${VAR:-default}":    DollarDefault,
-	"$VAR":               Bare,
-	"${env:VAR}":         DollarEnv,
-	"${env:NAME}":        DollarEnv,
-	"${input:id}":        Input,
-	"${workspaceFolder}": Predefined,
-	"${userHome}":        Predefined,
-	"{env:VAR}":          BraceEnv,
-	"{file:path}":        BraceFile,
+	"${VAR}":          Dollar,
+	"${VAR:-default}": DollarDefault,
+	"$VAR":            Bare,
+	"${env:VAR}":      DollarEnv,
+	"${env:NAME}":     DollarEnv,
+	"${input:id}":     Input,
+	"${predefined}":   Predefined,
+	"{env:VAR}":       BraceEnv,
+	"{file:path}":     BraceFile,
+}
+
+// predefinedSpelling returns the variable of a registry spelling that
+// names one predefined variable ("${userHome}": "userHome").
+func predefinedSpelling(s string) (string, bool) {
+	if n, ok := strings.CutPrefix(s, "${"); ok {
+		if n, ok := strings.CutSuffix(n, "}"); ok && IsPredefined(n) {
+			return n, true
+		}
+	}
+	return "", false
 }
 
 // Spelled reports whether s is a registry spelling this package knows.
-func Spelled(s string) bool { _, ok := spellings[s]; return ok }
+func Spelled(s string) bool {
+	if _, ok := spellings[s]; ok {
+		return true
+	}
+	_, ok := predefinedSpelling(s)
+	return ok
+}
 
-// FormsOf returns the syntaxes of a tool's registry spellings. A tool
-// that writes ${VAR} also takes ${VAR:-default}, and the other way round
-// (the same expansion reads both). A spelling of a predefined variable
-// stands for all of them (the registry lists the documented ones).
+// FormsOf returns the syntaxes of a tool's registry spellings, the one
+// reading of them that the rules, the verdicts and the converters share.
+// A tool that writes ${VAR} also takes ${VAR:-default}, and the other way
+// round (the same expansion reads both). Predefined variables are the
+// ones the registry names (Cursor: ${userHome}, ${workspaceFolder},
+// ${workspaceFolderBasename}, ${pathSeparator}, ${/}), or all of VS
+// Code's with "${predefined}".
 func FormsOf(registrySpellings []string) Forms {
 	var f Forms
+	all := false
+	var names []string
 	for _, sp := range registrySpellings {
 		if s, ok := spellings[sp]; ok {
 			f.set |= 1 << s
+			all = all || s == Predefined
+		} else if n, ok := predefinedSpelling(sp); ok {
+			f.set |= 1 << Predefined
+			names = append(names, n)
 		}
+	}
+	if f.Has(Predefined) && !all {
+		f.only = names
 	}
 	if f.Has(Dollar) || f.Has(DollarDefault) {
 		f.set |= 1<<Dollar | 1<<DollarDefault

@@ -66,8 +66,8 @@ func TestScan_AllSyntaxes(t *testing.T) {
 func TestScan_ToolForms(t *testing.T) {
 	claude := FormsOf([]string{"${VAR}", "${VAR:-default}"})
 	opencode := FormsOf([]string{"{env:VAR}", "{file:path}"})
-	vscode := FormsOf([]string{"${env:VAR}", "${input:id}", "${workspaceFolder}", "${userHome}"})
-	cursor := FormsOf([]string{"${env:NAME}", "${userHome}", "${workspaceFolder}"}).OnlyPredefined("userHome", "workspaceFolder")
+	vscode := FormsOf([]string{"${env:VAR}", "${input:id}", "${workspaceFolder}", "${userHome}", "${predefined}"})
+	cursor := FormsOf([]string{"${env:NAME}", "${userHome}", "${workspaceFolder}", "${workspaceFolderBasename}", "${pathSeparator}", "${/}"})
 	cases := []struct {
 		in    string
 		forms Forms
@@ -79,12 +79,16 @@ func TestScan_ToolForms(t *testing.T) {
 		{"$HOME ${workspaceFolder}", claude, []found{{Dollar, "${workspaceFolder}", "workspaceFolder", ""}}},
 		{"${VAR} ${fileDirname} ${env:X}", vscode, []found{{Predefined, "${fileDirname}", "fileDirname", ""}, {DollarEnv, "${env:X}", "X", ""}}},
 		{"${fileDirname} ${userHome}", cursor, []found{{Predefined, "${userHome}", "userHome", ""}}},
+		{"${workspaceFolderBasename}${/}${file}", cursor, []found{{Predefined, "${workspaceFolderBasename}", "workspaceFolderBasename", ""}, {Predefined, "${/}", "/", ""}}},
 		{"${A:-${B}}", claude, []found{{DollarDefault, "${A:-${B}", "A", "${B"}}},
 	}
 	for _, tc := range cases {
 		if got := scanAll(tc.in, tc.forms); !slices.Equal(got, tc.want) {
 			t.Errorf("Scan(%q) = %v, want %v", tc.in, got, tc.want)
 		}
+	}
+	if !cursor.Admits(Ref{Syntax: Predefined, Name: "pathSeparator"}) || cursor.Admits(Ref{Syntax: Predefined, Name: "file"}) || !vscode.Admits(Ref{Syntax: Predefined, Name: "file"}) {
+		t.Error("a tool admits the predefined variables its registry spellings name (all of them with ${predefined})")
 	}
 	if !claude.Has(DollarDefault) || !FormsOf([]string{"${VAR:-default}"}).Has(Dollar) {
 		t.Error("${VAR} and ${VAR:-default} go together")

@@ -101,7 +101,9 @@ included.
 Claude Code 2.1.328, GitHub Copilot CLI 1.0.102, OpenCode 1.18.33 and Gemini
 CLI 0.61.0 are modelled from runs of the real tools (files, layers, gates,
 strictness, interpolation); VS Code, Cursor, Claude Desktop, Atomic TUI,
-Nyzhi, Roo Code and Zed from their documentation and code. Roo Code validates
+Nyzhi, Roo Code, Zed, Kiro and Windsurf from their documentation and code
+(Kiro's and Windsurf's strictness is not documented: their findings say
+"may"). Roo Code validates
 a whole file (` + "`.roo/mcp.json`" + `, the global ` + "`mcp_settings.json`" + `) with one zod
 schema: one invalid entry and none of the file's servers start (a ` + "`url`" + `
 without ` + "`type`" + ` is skipped alone); unknown keys are stripped. Zed reads

@@ -274,7 +274,20 @@ func (c *schemaCheck) missingFields(sub *schemaSubject, groups []*schemaGroup) [
 			detail = quoteAnd(fields) + " are missing"
 		}
 		at := b.at
-		msg := c.verdictPhrase(sub, b.reporters, nil) + ": " + detail
+		// What each reader does with an entry missing a field: its
+		// missingField effect where the registry gives one (Roo Code
+		// skips a url without type alone), else its invalid-entry effect.
+		var outcomes []verdict.Outcome
+		if slices.ContainsFunc(b.reporters, func(v *schemaVerdict) bool { _, ok := verdict.MissingField(v.reader); return ok }) {
+			for _, v := range b.reporters {
+				o := verdict.InvalidEntry(v.reader)
+				if mo, ok := verdict.MissingField(v.reader); ok {
+					o = mo
+				}
+				outcomes = append(outcomes, o)
+			}
+		}
+		msg := c.verdictPhrase(sub, b.reporters, outcomes) + ": " + detail
 		// A reader that does not report a field needed only with another
 		// one may just not know that other one: it accepts nothing.
 		if acc := c.knowing(sub, &schemaGroup{loc: at.loc, reporters: b.reporters}); len(acc) > 0 && !dependent {
@@ -321,11 +334,12 @@ func (c *schemaCheck) verdicts(sub *schemaSubject, g *schemaGroup) string {
 }
 
 // schemaSeverity is an error when a reporter of g does not load the entry
-// because of it, a warning when every reporter uses the value as written
-// (Gemini CLI only warns about schema problems).
+// because of it, a warning when every reporter loads it, with the value as
+// written (Gemini CLI only warns about schema problems) or without it
+// (Zed drops an invalid env).
 func schemaSeverity(g *schemaGroup) Severity {
 	for i, v := range g.reporters {
-		if verdict.ProblemOutcome(v.reader, g.problems[i]) != verdict.Loads {
+		if o := verdict.ProblemOutcome(v.reader, g.problems[i]); o != verdict.Loads && o != verdict.LoadsIgnoringKeys {
 			return SeverityError
 		}
 	}
@@ -358,6 +372,10 @@ func (c *schemaCheck) verdictPhrase(sub *schemaSubject, vs []*schemaVerdict, out
 		switch e {
 		case verdict.SkipsEntry:
 			parts[i] = fmt.Sprintf("%s %s %s", c.tools(who), plural(n, "skips", "skip"), label)
+		case verdict.LoadsIgnoringKeys:
+			// A field whose invalid value the tool drops (Zed's fallible
+			// env and timeout): the server loads without it.
+			parts[i] = fmt.Sprintf("%s %s this value and %s %s without it", c.tools(who), plural(n, "drops", "drop"), plural(n, "loads", "load"), label)
 		case verdict.RefusesFile:
 			parts[i] = fmt.Sprintf("%s %s the whole configuration because of %s", c.tools(who), plural(n, "refuses", "refuse"), label)
 		case verdict.Loads:

@@ -86,7 +86,7 @@ func (c *semantic) reference(e *semEntry, field, key, str string, v interp.Ref) 
 		case !inField:
 			// Not expanded here at all: no tool's syntax is special, so
 			// nothing is foreign either.
-		case forms.Has(v.Syntax):
+		case forms.Admits(v):
 			expanding = append(expanding, r)
 			if v.Syntax == interp.Input && r.Dialect == "vscode" {
 				c.undefinedInput(e, r, field, v)
@@ -106,7 +106,7 @@ func (c *semantic) reference(e *semEntry, field, key, str string, v interp.Ref) 
 	var note string
 	if len(expanding) > 0 {
 		note = readerNames(c.in, expanding) + " " + plural(len(expanding), "expands", "expand") + " it"
-	} else if owners := c.syntaxOwners(v.Syntax, literal); owners != "" {
+	} else if owners := c.syntaxOwners(v, literal); owners != "" {
 		note = "that is the syntax of " + owners
 	}
 	data := semData(e.s.Name, literal, "field", field)
@@ -190,13 +190,13 @@ func (c *semantic) byNameFix(readers []*registry.Reader, field, key, str string,
 
 // syntaxOwners names the tools (other than the readers') whose syntax v's
 // kind is, for "that is the syntax of OpenCode".
-func (c *semantic) syntaxOwners(k interp.Syntax, readers []*registry.Reader) string {
+func (c *semantic) syntaxOwners(v interp.Ref, readers []*registry.Reader) string {
 	var names []string
 	for _, t := range c.in.Registry.Tools() {
 		if slices.ContainsFunc(readers, func(r *registry.Reader) bool { return r.Tool == t.ID }) {
 			continue
 		}
-		if forms, _ := semToolForms(t, ""); forms.Has(k) {
+		if forms, _ := semToolForms(t, ""); forms.Admits(v) {
 			names = append(names, t.Name)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 func TestDollarVarInOpenCode_StaysLiteral_VerifiedOpenCode1_18(t *testing.T) {
 	src := `{"mcp": {"gh": {"type": "remote", "url": "https://api.githubcopilot.com/mcp/", "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}}}}`
 	d := wantOne(t, semantics(t, "opencode.json", src), CodeForeignInterpolation, spanOf(t, src, "${GITHUB_TOKEN}", 0), SeverityWarning,
-		`OpenCode does not expand ${GITHUB_TOKEN}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI and Gemini CLI; write {env:GITHUB_TOKEN})`)
+		`OpenCode does not expand ${GITHUB_TOKEN}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI and Kiro; write {env:GITHUB_TOKEN})`)
 	wantData(t, d, FixKey, Fix{Kind: FixReplaceReference, Value: "{env:GITHUB_TOKEN}", Variable: "GITHUB_TOKEN", Safe: true})
 	wantData(t, d, "variable", "GITHUB_TOKEN")
 }
@@ -37,7 +37,7 @@ func TestBareDollarBraceVarInVSCode_NotResolved(t *testing.T) {
 	// microsoft/vscode PR #303156: VS Code resolves ${env:VAR}, not ${VAR}.
 	src := "{\"servers\": {\"api\": {\"type\": \"http\", \"url\": \"https://x.example.com\", \"headers\": {\"X-Key\": \"\\u0024{API_KEY}\"}}}}"
 	wantOne(t, semantics(t, ".vscode/mcp.json", src), CodeForeignInterpolation, spanOf(t, src, `\u0024{API_KEY}`, 0), SeverityWarning,
-		`VS Code does not expand ${API_KEY}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI and Gemini CLI; write ${env:API_KEY})`)
+		`VS Code does not expand ${API_KEY}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI and Kiro; write ${env:API_KEY})`)
 }
 
 func TestVSCodeVariableInClaudeFile(t *testing.T) {
@@ -55,18 +55,31 @@ func TestVSCodeVariableInClaudeFile(t *testing.T) {
 	wantData(t, ds[1], FixKey, Fix{Kind: FixReplaceReference, Value: "${HOME}", Variable: "userHome", Safe: true})
 }
 
-func TestCursorReportedFacts_SaysMay(t *testing.T) {
+// TestCursorDocumentedForms: Cursor's variables come from its docs
+// (confirmed), so a ${VAR} it keeps as text is said without "may".
+func TestCursorDocumentedForms(t *testing.T) {
 	src := `{"mcpServers": {"api": {"url": "https://x.example.com", "headers": {"Authorization": "Bearer ${TOKEN}"}}}}`
 	ds := only(semantics(t, ".cursor/mcp.json", src), CodeForeignInterpolation)
-	if len(ds) != 1 || ds[0].Message != `Cursor may not expand ${TOKEN}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI and Gemini CLI; write ${env:TOKEN})` {
+	if len(ds) != 1 || ds[0].Message != `Cursor does not expand ${TOKEN}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI and Kiro; write ${env:TOKEN})` {
 		t.Errorf("got\n%s", dump(ds))
+	}
+}
+
+// TestCursorPredefinedVariables: Cursor expands the predefined variables
+// its docs list (${workspaceFolderBasename}, ${pathSeparator}, ${/}), and
+// no other of VS Code's (${file}), as the converters read them too.
+func TestCursorPredefinedVariables(t *testing.T) {
+	src := `{"mcpServers": {"s": {"command": "x", "args": ["${workspaceFolderBasename}${/}a", "${pathSeparator}", "${userHome}", "${file}"]}}}`
+	ds := only(semantics(t, ".cursor/mcp.json", src), CodeForeignInterpolation)
+	if len(ds) != 1 || !strings.Contains(ds[0].Message, "Cursor does not expand ${file}") {
+		t.Errorf("want one finding, about ${file}; got\n%s", dump(ds))
 	}
 }
 
 func TestDefaultValueNeverShown(t *testing.T) {
 	src := `{"mcp": {"x": {"type": "local", "command": ["x"], "environment": {"A": "${A:-some default}"}}}}`
 	d := only(semantics(t, "opencode.json", src), CodeForeignInterpolation)
-	if len(d) != 1 || d[0].Message != `OpenCode does not expand ${A:-…}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI and Gemini CLI; write {env:A})` {
+	if len(d) != 1 || d[0].Message != `OpenCode does not expand ${A:-…}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI and Kiro; write {env:A})` {
 		t.Errorf("got\n%s", dump(d))
 	}
 }
@@ -120,7 +133,7 @@ func TestMissingFileReference_OpenCodeRefusesWholeConfig(t *testing.T) {
 func TestVSCodeEnvSyntaxInOpenCode_LeavesDollar(t *testing.T) {
 	src := `{"mcp": {"x": {"type": "local", "command": ["x"], "environment": {"K": "${env:API_KEY}"}}}}`
 	wantOne(t, semantics(t, "opencode.json", src), CodeForeignInterpolation, spanOf(t, src, "${env:API_KEY}", 0), SeverityWarning,
-		`OpenCode does not expand ${env:API_KEY}: only its {env:API_KEY} part is replaced, which leaves a stray "$" (that is the syntax of VS Code, Cursor and Roo Code; write {env:API_KEY})`)
+		`OpenCode does not expand ${env:API_KEY}: only its {env:API_KEY} part is replaced, which leaves a stray "$" (that is the syntax of VS Code, Cursor, Roo Code and Windsurf; write {env:API_KEY})`)
 }
 
 // TestNestedDefault_ReadAsTheToolsDo: "${A:-${B}}" is A with the default
@@ -129,7 +142,7 @@ func TestVSCodeEnvSyntaxInOpenCode_LeavesDollar(t *testing.T) {
 func TestNestedDefault_ReadAsTheToolsDo(t *testing.T) {
 	src := `{"mcp": {"x": {"type": "local", "command": ["x"], "environment": {"K": "é ${A:-${B}}"}}}}`
 	d := wantOne(t, semantics(t, "opencode.json", src), CodeForeignInterpolation, spanOf(t, src, "${A:-${B}", 0), SeverityWarning,
-		`OpenCode does not expand ${A:-…}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI and Gemini CLI; write {env:A})`)
+		`OpenCode does not expand ${A:-…}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI and Kiro; write {env:A})`)
 	wantData(t, d, "variable", "A")
 	// The default would be lost: not safe.
 	wantData(t, d, FixKey, Fix{Kind: FixReplaceReference, Value: "{env:A}", Variable: "A"})

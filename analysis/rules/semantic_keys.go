@@ -21,7 +21,8 @@ type semForeignKey struct {
 	fix         string
 }
 
-var semAllButOpenCode = []string{schemas.ClaudeCode, schemas.ClaudeDesktop, schemas.CodexCLI, schemas.CopilotCLI, schemas.Cursor, schemas.GeminiCLI, schemas.VSCode}
+var semAllButOpenCode = []string{schemas.ClaudeCode, schemas.ClaudeDesktop, schemas.CodexCLI, schemas.CopilotCLI, schemas.Cursor, schemas.GeminiCLI, schemas.VSCode,
+	schemas.RooCode, schemas.Zed, schemas.Kiro, schemas.Windsurf}
 
 var semForeignKeys = map[string]semForeignKey{
 	"env":         {"environment", semAllButOpenCode, "the server starts without these variables", `rename it to "environment"`},
@@ -30,7 +31,7 @@ var semForeignKeys = map[string]semForeignKey{
 	// VS Code's remote server type has a "transport" field
 	// (microsoft/vscode mcpPlatformTypes.ts); no other tool reads it.
 	"transport": {"type", []string{schemas.VSCode}, `the transport comes from "type"`, `rename it to "type"`},
-	"serverUrl": {"url", nil, `the endpoint comes from "url"`, `rename it to "url"`},                         // Windsurf's spelling
+	"serverUrl": {"url", []string{schemas.Windsurf}, `the endpoint comes from "url"`, `rename it to "url"`},  // Windsurf's spelling
 	"httpUrl":   {"url", []string{schemas.GeminiCLI}, `the endpoint comes from "url"`, `rename it to "url"`}, // Gemini CLI's spelling
 }
 

@@ -251,7 +251,7 @@ func (c *semantic) missingField(e *semEntry, field string, t semTransport, exclu
 	var vs semVerdicts
 	for i, r := range e.readers {
 		o := outAccepted
-		if semTransportOf(e.defs[i]) == t && !slices.Contains(exclude, r) {
+		if semTransportOf(e.defs[i]) == t && !slices.Contains(exclude, r) && !c.readsAlias(r, e, field) {
 			o = semRejects(r)
 			if mo, ok := verdict.MissingField(r); ok {
 				o = semOutcomeOf(mo)
@@ -277,11 +277,27 @@ func (c *semantic) missingField(e *semEntry, field string, t semTransport, exclu
 	})
 }
 
+// readsAlias reports whether reader r takes the url from another key that
+// e has: Windsurf reads it from "serverUrl", Gemini CLI from "httpUrl".
+func (c *semantic) readsAlias(r *registry.Reader, e *semEntry, field string) bool {
+	if field != "url" {
+		return false
+	}
+	for _, k := range semForeignKeyOrder {
+		if fk := semForeignKeys[k]; fk.replacement == field && slices.Contains(fk.knownBy, string(r.Dialect)) && e.has(k) {
+			return true
+		}
+	}
+	return false
+}
+
 // aliasOf returns a key of e that no reader knows and that other tools
 // spell field with ("serverUrl" for "url").
 func (c *semantic) aliasOf(e *semEntry, field string) string {
 	for _, k := range semForeignKeyOrder {
-		if fk := semForeignKeys[k]; fk.replacement == field && len(fk.knownBy) == 0 && e.has(k) {
+		if fk := semForeignKeys[k]; fk.replacement == field && e.has(k) && !slices.ContainsFunc(e.readers, func(r *registry.Reader) bool {
+			return slices.Contains(fk.knownBy, string(r.Dialect))
+		}) && (len(fk.knownBy) == 0 || k == "serverUrl") {
 			return k
 		}
 	}

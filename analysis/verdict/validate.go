@@ -104,11 +104,11 @@ func schemaValidateEntry(dialect, def string, n *jsonc.Node) schemaEntryResult {
 }
 
 // schemaDispatchKeys is the part of entry n that schemas.ServerDef looks
-// at (type, url, command, httpUrl, settings), decoded without decoding
-// the rest.
+// at (type, url, command, httpUrl, settings, serverUrl), decoded without
+// decoding the rest.
 func schemaDispatchKeys(n *jsonc.Node) map[string]any {
 	keys := make(map[string]any, 4)
-	for _, k := range [...]string{"type", "url", "command", "httpUrl", "settings"} {
+	for _, k := range [...]string{"type", "url", "command", "httpUrl", "settings", "serverUrl"} {
 		if m := n.Get(k); m != nil {
 			keys[k] = Decode(m.Value)
 		}

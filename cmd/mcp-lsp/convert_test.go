@@ -138,7 +138,7 @@ func TestConvertExitCodes(t *testing.T) {
 		{"syntax error", []string{"--to", "opencode", filepath.Join(dir, "broken", ".mcp.json")}, 2, "line 1:"},
 		{"missing file", []string{"--to", "opencode", filepath.Join(dir, "nope.json")}, 2, "nope.json"},
 		{"no --to", []string{src}, 2, "--to is required"},
-		{"unknown --to", []string{"--to", "windsurf-unknown", src}, 2, `unknown dialect "windsurf-unknown"`},
+		{"unknown --to", []string{"--to", "nosuch-dialect", src}, 2, `unknown dialect "nosuch-dialect"`},
 		{"unknown --from", []string{"--from", "x", "--to", "vscode", src}, 2, `unknown dialect "x"`},
 		{"two files", []string{"--to", "vscode", src, src}, 2, "exactly one FILE"},
 		{"--force alone", []string{"--force", "--to", "vscode", src}, 2, "--force only applies to --write"},

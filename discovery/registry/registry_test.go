@@ -176,8 +176,8 @@ func TestToolFacts(t *testing.T) {
 			t.Errorf("%s: interpolation forms %q, want %q", tc.id, tool.Interpolation.Forms, tc.forms)
 		}
 	}
-	if got := len(r.Tools()); got != 12 {
-		t.Errorf("%d tools, want 12 (update this test when adding one)", got)
+	if got := len(r.Tools()); got != 14 {
+		t.Errorf("%d tools, want 14 (update this test when adding one)", got)
 	}
 	cc, _ := r.Tool("claude-code")
 	if cc.Merge.Confidence != Verified || !strings.Contains(strings.Join(cc.ServerNames.Reserved, ","), "workspace") {
@@ -239,6 +239,9 @@ func TestReaders(t *testing.T) {
 		{"roo-global", "roo-code", "roo-code", false, false, DropsFile, "mcpServers"},
 		{"zed-project", "zed", "zed", true, false, DropsFile, "context_servers"},
 		{"zed-user", "zed", "zed", true, false, DropsFile, "context_servers"},
+		{"kiro-workspace", "kiro", "kiro", false, false, UnknownEffect, "mcpServers"},
+		{"kiro-user", "kiro", "kiro", false, false, UnknownEffect, "mcpServers"},
+		{"windsurf-user", "windsurf", "windsurf", false, false, UnknownEffect, "mcpServers"},
 	}
 	var got []readerFact
 	for _, k := range r.Kinds() {

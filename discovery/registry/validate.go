@@ -386,7 +386,7 @@ func validateEffects(rw string, rd *Reader, add func(string, ...any), basis func
 	e := rd.Effects
 	check("invalidEntry", e.InvalidEntry, LoadsEntry, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
 	for field, f := range e.ByField {
-		check("byField."+field, f, LoadsEntry, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
+		check("byField."+field, f, LoadsEntry, IgnoresKey, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
 	}
 	check("unknownKey", e.UnknownKey, IgnoresKey, StripsKey, SkipsEntry, RefusesWholeConfig, UnknownEntryEffect)
 	check("duplicateName", e.DuplicateName, LastWins, RefusesWholeConfig, UnknownEntryEffect)

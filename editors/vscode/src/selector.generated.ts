@@ -12,6 +12,7 @@ export const SELECTOR_GLOBS: readonly string[] = [
   "**/.claude/mcp.json",
   "**/.claude/settings.json",
   "**/.claude/settings.local.json",
+  "**/.codeium/windsurf/mcp_config.json",
   "**/.codex/config.toml",
   "**/.config/nyzhi/config.toml",
   "**/.config/opencode/{config.json,opencode.json,opencode.jsonc}",
@@ -21,6 +22,7 @@ export const SELECTOR_GLOBS: readonly string[] = [
   "**/.gemini/settings.json",
   "**/.github/mcp-config.json",
   "**/.github/mcp.json",
+  "**/.kiro/settings/mcp.json",
   "**/.mcp.json",
   "**/.nyzhi/config.toml",
   "**/.opencode/opencode.json",
@@ -56,5 +58,7 @@ export const TOOL_IDS: readonly string[] = [
   "nyzhi",
   "codex-cli",
   "roo-code",
-  "zed"
+  "zed",
+  "kiro",
+  "windsurf"
 ];
