@@ -175,12 +175,23 @@ func (s *Server) serveWorkspaceDiagnostic(ctx context.Context, reply jsonrpc2.Re
 	paths := slices.Sorted(maps.Keys(s.diags.tracked))
 	s.diags.mu.Unlock()
 	out := workspaceReport{Items: []documentReport{}}
+	// A file the client holds a result for that is gone (deleted, or no
+	// longer tracked) gets an empty report, or its problems would stay.
+	empty := resultID(nil)
+	for path, id := range previous {
+		if !slices.Contains(paths, path) && id != empty {
+			out.Items = append(out.Items, documentReport{Kind: "full", ResultID: empty, Items: []protocol.Diagnostic{}, URI: pathToURI(path)})
+		}
+	}
 	for _, path := range paths {
 		if ctx.Err() != nil {
 			return reply(ctx, nil, protocol.ErrRequestCancelled)
 		}
 		r, known := s.report(ctx, path, previous[path])
 		if !known {
+			if id, held := previous[path]; held && id != empty {
+				out.Items = append(out.Items, documentReport{Kind: "full", ResultID: empty, Items: []protocol.Diagnostic{}, URI: pathToURI(path)})
+			}
 			continue
 		}
 		if r.Kind == "full" && len(r.Items) == 0 && previous[path] == "" {

@@ -183,6 +183,23 @@ func TestPullDiagnostics(t *testing.T) {
 		t.Errorf("~/.claude.json after the fix on disk: %s %q", rep.Kind, rep.codes())
 	}
 
+	// A file that is deleted gets an empty report, so its problems go.
+	lookalike := filepath.Join(ws, ".claude", ".mcp.json")
+	if err := os.Remove(lookalike); err != nil {
+		t.Fatal(err)
+	}
+	c.Notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": pathToURI(lookalike), "type": 3}}})
+	for deadline := time.Now().Add(lsptest.HangGuard); ; {
+		rep, ok := pull(previous)["ws/.claude/.mcp.json"]
+		if ok && rep.Kind == "full" && len(rep.Items) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("deleted file: %+v, want an empty full report", rep)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
 	// Nothing was ever pushed.
 	if slices.ContainsFunc(c.Frames(), func(f lsptest.Frame) bool { return f.Method() == "textDocument/publishDiagnostics" }) {
 		t.Error("diagnostics were pushed to a client that pulls them")

@@ -154,3 +154,30 @@ type workspaceEditResult struct {
 		Edits []protocol.TextEdit `json:"edits"`
 	} `json:"documentChanges"`
 }
+
+// A server in Codex CLI's config.toml is named in every table header under
+// it ([mcp_servers.x] and [mcp_servers.x.env]): rename refuses rather than
+// leave half of them behind.
+func TestRenameRefusesTOML(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	toml := filepath.Join(home, ".codex", "config.toml")
+	text := "[mcp_servers.docs]\ncommand = \"npx\"\n\n[mcp_servers.docs.env]\nA = \"1\"\n"
+	if err := os.MkdirAll(filepath.Dir(toml), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(toml, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t, Options{Env: registry.Env{Home: home, GOOS: "linux"}})
+	c.initialize(dir)
+	uri := c.open(toml, text)
+	var we json.RawMessage
+	err := c.call(protocol.MethodTextDocumentRename, protocol.RenameParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: protocol.Position{Line: 0, Character: 14}},
+		NewName:                    "docs2",
+	}, &we)
+	if err == nil || !strings.Contains(err.Error(), "TOML") {
+		t.Errorf("rename in config.toml: %v %s, want a refusal naming TOML", err, we)
+	}
+}
