@@ -44,6 +44,7 @@ func parse(src []byte, text string, skim *skimmer) *File {
 	p.next(&p.tok)
 	f.Root = p.file()
 	f.Comments, f.TrailingCommas = p.comments, p.trailingCommas
+	f.keysChecked, f.keysRepeat = true, p.keysRepeat
 	// Errors are recorded nearly in order: the lexical errors of a peeked
 	// token come before the parser's errors about the current one.
 	f.Errors = p.log.errs
@@ -91,8 +92,10 @@ type parser struct {
 	// skim, when set, drops the members no reader needs (see Skim).
 	skim *skimmer
 
-	// keys is the set checkUnique reuses for every large object.
+	// keys is the set checkKeys reuses for every large object.
 	keys map[string]struct{}
+	// keysRepeat: some object has two members with the same key.
+	keysRepeat bool
 }
 
 // advance moves to the next token.
@@ -378,26 +381,37 @@ func (p *parser) object(depth int) *Node {
 	obj.Members = carve(&p.mem.memPtrs, p.mem.chunk, p.memberStack[mark:])
 	p.memberStack = p.memberStack[:mark]
 	obj.link()
-	p.checkUnique(obj)
+	p.checkKeys(obj)
 	p.openObjects--
 	return obj
 }
 
-// checkUnique records whether no two members of a large object share a
-// key (Node.KeysUnique). Every analysis of a server map needs to know
-// which member is the last with its name; finding out takes a map of a
-// thousand keys, built here once per parse rather than by every rule and
-// every effective computation that reads the tree.
-func (p *parser) checkUnique(obj *Node) {
-	if len(obj.Members) <= uniqueKeysMin {
+// checkKeys notes whether two members of obj share a key: for the file
+// (File.KeysRepeat), and for a large object whose keys are all different
+// (Node.KeysUnique). The duplicate-key rule and every analysis of a
+// server map need to know; the parser finds out once per parse, on the
+// members it has just read, instead of each of them walking the tree and
+// building a set of a thousand server names.
+func (p *parser) checkKeys(obj *Node) {
+	ms := obj.Members
+	if len(ms) <= uniqueKeysMin {
+		for i := 1; i < len(ms) && !p.keysRepeat; i++ {
+			for _, o := range ms[:i] {
+				if o.Key.Str == ms[i].Key.Str {
+					p.keysRepeat = true
+					break
+				}
+			}
+		}
 		return
 	}
 	if p.keys == nil {
-		p.keys = make(map[string]struct{}, len(obj.Members))
+		p.keys = make(map[string]struct{}, len(ms))
 	}
 	clear(p.keys)
-	for _, m := range obj.Members {
+	for _, m := range ms {
 		if _, dup := p.keys[m.Key.Str]; dup {
+			p.keysRepeat = true
 			return
 		}
 		p.keys[m.Key.Str] = struct{}{}

@@ -102,7 +102,15 @@ type File struct {
 	// BOM reports whether the input starts with a UTF-8 byte order mark,
 	// which is skipped.
 	BOM bool
+
+	// keysChecked and keysRepeat: see KeysRepeat.
+	keysChecked, keysRepeat bool
 }
+
+// KeysRepeat reports whether some object of the tree has two members with
+// the same key. known is false when the tree was not made by this
+// package's parser (TOML's), which does not check.
+func (f *File) KeysRepeat() (repeat, known bool) { return f.keysRepeat, f.keysChecked }
 
 // SyntaxError is one syntax error. Span covers the offending token; it is
 // empty only for an insertion point at the end of the input (right after

@@ -154,3 +154,23 @@ func TestKeysUnique(t *testing.T) {
 		}
 	}
 }
+
+// TestKeysRepeat: the parser says whether any object of the file repeats
+// a key, however deep, in objects small and large.
+func TestKeysRepeat(t *testing.T) {
+	for text, want := range map[string]bool{
+		`{"a": {"b": 1, "c": 2}, "d": [{"e": 1, "f": 2}]}`: false,
+		`{"a": [{"e": 1, "e": 2}]}`:                        true,
+		`{"a": 1, "b": 2, "a": 3}`:                         true,
+		`{"a": 1 "a": 2}`:                                  true, // a syntax error does not hide it
+		`[]`:                                               false,
+	} {
+		repeat, known := Parse([]byte(text)).KeysRepeat()
+		if !known || repeat != want {
+			t.Errorf("%s: KeysRepeat = %v, %v; want %v, true", text, repeat, known, want)
+		}
+	}
+	if _, known := (&File{}).KeysRepeat(); known {
+		t.Error("a tree the parser did not make claims its keys were checked")
+	}
+}

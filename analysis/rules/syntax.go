@@ -167,6 +167,9 @@ func duplicateKeys(in FileInput) []Diagnostic {
 	if in.Parsed.Root == nil {
 		return nil
 	}
+	if repeat, known := in.Parsed.KeysRepeat(); known && !repeat {
+		return nil // the parser compared every object's keys
+	}
 	var ds []Diagnostic
 	var mapReaders map[*jsonc.Node][]*registry.Reader // built at the first duplicate
 	stack := []*jsonc.Node{in.Parsed.Root}
