@@ -511,6 +511,8 @@ func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 			}
 		}
 		data, err = encodeResponse(id, r.Result(), r.Err())
+	} else if n, ok := msg.(*jsonrpc2.Notification); ok {
+		data, err = encodeNotification(n.Method(), n.Params())
 	} else {
 		data, err = json.Marshal(msg)
 	}
@@ -531,6 +533,28 @@ func (s *Stream) writeFrame(data []byte) (int64, error) {
 		return int64(n), fmt.Errorf("write to stream: %w", err)
 	}
 	return int64(n), nil
+}
+
+// encodeNotification writes a notification around its params, which
+// jsonrpc2.NewNotification has already encoded. json.Marshal of the
+// message would encode them twice more (the library's MarshalJSON copies
+// them into its own wire struct, then encoding/json checks and compacts
+// the whole output): for the diagnostics of a 1,000-server file, a
+// quarter of the server's CPU per edit.
+func encodeNotification(method string, params json.RawMessage) ([]byte, error) {
+	m, err := json.Marshal(method)
+	if err != nil {
+		return nil, err
+	}
+	if len(params) == 0 {
+		params = json.RawMessage("null")
+	}
+	b := make([]byte, 0, len(params)+len(m)+40)
+	b = append(b, `{"jsonrpc":"2.0","method":`...)
+	b = append(b, m...)
+	b = append(b, `,"params":`...)
+	b = append(b, params...)
+	return append(b, '}'), nil
 }
 
 // wireError is a JSON-RPC error object.

@@ -1,0 +1,38 @@
+package rpcstream
+
+import (
+	"encoding/json"
+	"testing"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// TestNotificationBytesAsTheLibraryWrites: Write frames a notification
+// around its already encoded params; the bytes are those json.Marshal of
+// the library's message gave (HTML characters, U+2028, non-ASCII and
+// escapes included), so no client sees a difference.
+func TestNotificationBytesAsTheLibraryWrites(t *testing.T) {
+	for _, params := range []any{
+		nil,
+		map[string]any{},
+		map[string]any{"uri": "file:///a/b.json", "diagnostics": []any{map[string]any{"message": `a <b> & "c" \ café ` + "\u2028\u2029\t\x01", "range": []int{1, 2}}}},
+		[]any{1.5, true, nil, "x"},
+		"text",
+	} {
+		n, err := jsonrpc2.NewNotification("textDocument/publishDiagnostics", params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := encodeNotification(n.Method(), n.Params())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("params %v:\n got %s\nwant %s", params, got, want)
+		}
+	}
+}
