@@ -6,8 +6,10 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
@@ -25,6 +27,7 @@ const (
 	CodeWindowsCmdWrapper  = "windows-cmd-wrapper"
 	CodeToolNameBudget     = "tool-name-budget"
 	CodeApproveEverything  = "approve-everything"
+	CodeTemplateLeft       = "template-placeholder"
 )
 
 // projectRulesCheck is the one check of the rules of this file: one pass
@@ -38,6 +41,7 @@ var projectRules = []Rule{
 	{CodeApproveEverything, SeverityWarning, "An approve-everything setting committed to the project (`autoApprove: [\"*\"]`, `alwaysAllow` with `*`, Gemini CLI's `trust: true`, `enableAllProjectMcpServers` in `.claude/settings.json`): every tool call, and every server a later commit adds, runs without asking anyone who clones it.", projectRulesCheck},
 	{CodeToolNameBudget, SeverityWarning, "A server name that leaves fewer than 32 characters for tool names: `mcp__<server>__<tool>` (each tool's pattern) must fit the 64 characters model APIs allow for a tool name, or calls fail with an API error.", projectRulesCheck},
 	{CodeWindowsCmdWrapper, SeverityInformation, "`npx`, `pnpm dlx` or `yarn dlx` as the command in a file Claude Code reads for someone on Windows (a project file, or this machine's own files on Windows): there they are batch scripts, which Claude Code starts only through `cmd /c`. Off with `\"windows\": false` when the project is not used on Windows.", projectRulesCheck},
+	{CodeTemplateLeft, SeverityWarning, "A template placeholder such as `{{root}}` or `{{runtime.python}}` left in a tool's own file: no tool expands `{{...}}`, so the server gets the text literally. Resolve the template with `mcp-lsp sync SOURCE`, or write the value.", projectRulesCheck},
 	{CodeUnpinnedPackage, SeverityHint, "A package runner (`npx`, `pnpm dlx`, `yarn dlx`, `bunx`, `uvx`, `pipx run`) fetching a package without a pinned version (none, or a tag such as `@latest`): each start may run a release nobody reviewed (supply chain), and machines may run different code (reproducibility).", projectRulesCheck},
 }
 
@@ -102,6 +106,7 @@ func projectRulesOf(in FileInput, m *jsonc.Member, project bool) []Diagnostic {
 		ds = append(ds, approveEverything(in, name, m.Value)...)
 	}
 	ds = append(ds, credentialOverHTTP(name, m.Value)...)
+	ds = append(ds, templatesLeft(in, name, m.Value)...)
 	ds = append(ds, toolNameBudget(in, m)...)
 	ds = append(ds, windowsCmdWrapper(in, name, m.Value)...)
 	return append(ds, unpinnedPackages(name, m.Value)...)
@@ -148,6 +153,35 @@ func homePaths(server string, entry *jsonc.Node) []Diagnostic {
 			})
 			return
 		}
+	})
+	return ds
+}
+
+// templatesLeft reports each string of the entry holding a {{...}}
+// placeholder, which every reader passes through as text (the template
+// syntax of mcp-lsp sync and the VaultSpec ADR; see interp.Placeholders).
+func templatesLeft(in FileInput, server string, entry *jsonc.Node) []Diagnostic {
+	var ds []Diagnostic
+	walkStrings(entry, func(n *jsonc.Node, s string) {
+		ps := interp.Placeholders([]byte(s))
+		if len(ps) == 0 {
+			return
+		}
+		reg := in.Registry
+		if reg == nil {
+			reg = registry.Default()
+		}
+		var tools []string
+		for _, r := range in.Kind.Readers {
+			if t, ok := reg.Tool(r.Tool); ok && !slices.Contains(tools, t.Name) {
+				tools = append(tools, t.Name)
+			}
+		}
+		ds = append(ds, Diagnostic{
+			Span: n.Span, Severity: SeverityWarning, Code: CodeTemplateLeft,
+			Message: fmt.Sprintf("server %q: {{%s}} is a template placeholder, which %s pass%s through as text; resolve the template with mcp-lsp sync SOURCE, or write the value", server, ps[0].Name, strings.Join(tools, " and "), map[bool]string{true: "", false: "es"}[len(tools) > 1]),
+			Data:    map[string]any{"server": server},
+		})
 	})
 	return ds
 }
