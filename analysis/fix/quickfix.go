@@ -106,6 +106,9 @@ func fixAll(doc *Document, diags []Diagnostic, unsafe bool) ([]Edit, int) {
 	n := 0
 	before := len(doc.parsed().Errors)
 	for _, diag := range diags {
+		if !unsafe && !diag.Data.Fix.Safe {
+			continue // the rule says no fix of it is safe: none is picked
+		}
 		fx, ok := pick(QuickFixes(doc, diag), unsafe)
 		if !ok {
 			continue

@@ -243,9 +243,9 @@ func unpinnedPackages(server string, entry *jsonc.Node) []Diagnostic {
 		if !unpinned(p.Str, call.python) {
 			continue
 		}
-		what := "without a version"
+		what := "unpinned"
 		if at := strings.LastIndexByte(p.Str, '@'); at > 0 {
-			what = "with the moving tag " + strings.ToLower(p.Str[at:])
+			what = "at the moving tag " + strings.ToLower(p.Str[at:])
 		}
 		pin := pinExample(p.Str, call.python)
 		if call.python && call.runner == "uvx" {
@@ -253,9 +253,9 @@ func unpinnedPackages(server string, entry *jsonc.Node) []Diagnostic {
 		}
 		ds = append(ds, Diagnostic{
 			Span: p.Span, Severity: SeverityHint, Code: CodeUnpinnedPackage,
-			Message: fmt.Sprintf("server %q runs %s through %s %s: a start may fetch a release nobody has reviewed (supply chain), and two machines may run different code (reproducibility); pin it, e.g. %q",
-				server, semQuote(p.Str), call.runner, what, pin),
-			Data: map[string]any{"server": server, "package": p.Str},
+			Message: fmt.Sprintf("%s runs %s %s: a start may fetch an unreviewed release (supply chain) or differ between machines (reproducibility); pin it: %q",
+				call.runner, semQuote(p.Str), what, pin),
+			Data: map[string]any{"server": server},
 		})
 	}
 	return ds
@@ -304,16 +304,15 @@ func windowsCmdWrapper(in FileInput, server string, entry *jsonc.Node) []Diagnos
 	if !ok || call.wrapped || !isNodeShim(call) || call.program.Parent != entry {
 		return nil // wrapped already, an .exe, or OpenCode's array (not Claude Code's)
 	}
-	where := "on a teammate's Windows machine"
+	who := "a teammate's Claude Code on Windows"
 	if in.Kind.Scope != registry.ScopeProject {
-		where = "on this Windows machine"
+		who = "Claude Code on this Windows machine"
 	}
-	prog := semQuote(call.program.Str)
 	return []Diagnostic{{
 		Span: call.program.Span, Severity: SeverityInformation, Code: CodeWindowsCmdWrapper,
-		Message: fmt.Sprintf("%s cannot start server %q %s: %s is a batch script there, which it starts only through cmd (\"Windows requires 'cmd /c' wrapper to execute npx\"); write \"command\": \"cmd\", \"args\": [\"/c\", %s, ...], or set \"windows\": false in %s if the project is not used on Windows",
-			readerNames(in, tools), server, where, prog, prog, ProjectConfigName),
-		Data: map[string]any{"server": server, "tools": readerIDs(tools), FixKey: Fix{
+		Message: fmt.Sprintf("%s cannot start %s, a batch script there, without cmd /c (\"windows\": false in %s if nobody uses Windows)",
+			who, semQuote(call.program.Str), ProjectConfigName),
+		Data: map[string]any{"server": server, FixKey: Fix{
 			Kind: FixWrapCommand, Key: "command", Value: "cmd /c",
 			// Certain only on this Windows machine: in a shared file,
 			// "cmd" does not exist for a teammate on macOS or Linux.
