@@ -157,6 +157,37 @@ func TestCompleteGeminiSettings(t *testing.T) {
 	}
 }
 
+// Roo Code's and Zed's files get their own keys: Roo Code's
+// alwaysAllow, disabled and its three types; Zed's context_servers
+// entries (inside Zed's other settings) their enabled and timeout.
+func TestCompleteRooCodeAndZed(t *testing.T) {
+	items, _ := at(t, "roo-project", `{"mcpServers": {"fs": {"command": "x", |}}}`)
+	for _, k := range []string{"args", "env", "cwd", "alwaysAllow", "disabled", "disabledTools", "watchPaths", "timeout"} {
+		if it := find(items, k); it == nil || !strings.Contains(it.Detail, "Roo Code") {
+			t.Errorf("roo-code: no %s from Roo Code among %v", k, labels(items))
+		}
+	}
+	items, _ = at(t, "roo-project", `{"mcpServers": {"api": {"url": "https://x/mcp", "type": "|"}}}`)
+	for _, v := range []string{`"sse"`, `"streamable-http"`} {
+		if find(items, v) == nil {
+			t.Errorf("roo-code types: no %s among %v", v, labels(items))
+		}
+	}
+	items, _ = at(t, "zed-project", `{
+  // Zed's settings are JSON with comments
+  "tab_size": 2,
+  "context_servers": {"pg": {"command": "x", |}},
+}`)
+	for _, k := range []string{"args", "env", "enabled", "timeout"} {
+		if it := find(items, k); it == nil || !strings.Contains(it.Detail, "Zed") {
+			t.Errorf("zed: no %s from Zed among %v", k, labels(items))
+		}
+	}
+	if find(items, "command") != nil || find(items, "url") != nil {
+		t.Errorf("zed: command is present and url belongs to another shape: %v", labels(items))
+	}
+}
+
 // tomlAt completes a TOML src at the "|" marker for the file kind id.
 func tomlAt(t *testing.T, kind, src string) ([]Item, []byte) {
 	t.Helper()
