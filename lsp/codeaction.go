@@ -281,14 +281,16 @@ func (af *actionFile) workspace() (*fix.Workspace, bool) {
 }
 
 // conversionActions offers "Convert to <tool>" for the server the range is
-// in, or "Convert this file to <tool>" when it is in none.
+// in, then its sync actions (codeaction_sync.go), or "Convert this file to
+// <tool>" when it is in none.
 func (s *Server) conversionActions(af *actionFile, uri protocol.DocumentURI, sp span.Span, caps codeActionCaps) []codeAction {
 	ws, ok := af.workspace()
 	if !ok {
 		return nil
 	}
 	var convs []*fix.Conversion
-	if _, inServer := fix.ServerAt(af.doc, sp.Start, sp.End); inServer {
+	name, inServer := fix.ServerAt(af.doc, sp.Start, sp.End)
+	if inServer {
 		convs = fix.ServerConversions(af.doc, ws, sp.Start, sp.End)
 	} else {
 		convs = fix.FileConversions(af.doc, ws)
@@ -298,6 +300,9 @@ func (s *Server) conversionActions(af *actionFile, uri protocol.DocumentURI, sp 
 		if a, ok := s.conversionAction(af, uri, c, caps); ok {
 			out = append(out, a)
 		}
+	}
+	if inServer {
+		out = append(out, s.syncActions(af, uri, name, caps)...)
 	}
 	return out
 }
@@ -310,7 +315,7 @@ func (s *Server) conversionAction(af *actionFile, uri protocol.DocumentURI, c *f
 	a := codeAction{Title: c.Title, Kind: protocol.RefactorRewrite}
 	reason := c.Disabled
 	if reason == "" && c.Create && !caps.edits.create {
-		reason = fmt.Sprintf("%s does not exist, and this editor cannot create files for a language server (workspace edit resource operation \"create\"); create the file, then try again", cache.DisplayPath(c.Target, af.opts))
+		reason = cannotCreateReason(c.Target, af.opts)
 	}
 	if reason != "" {
 		if !caps.disabled {
@@ -330,6 +335,11 @@ func (s *Server) conversionAction(af *actionFile, uri protocol.DocumentURI, c *f
 	}
 	a.Edit = edit
 	return a, true
+}
+
+// cannotCreateReason says why an action that must create path is off.
+func cannotCreateReason(path string, opts cache.DiagnoseOptions) string {
+	return fmt.Sprintf("%s does not exist, and this editor cannot create files for a language server (workspace edit resource operation \"create\"); create the file, then try again", cache.DisplayPath(path, opts))
 }
 
 // conversionEdit computes a conversion's edit.

@@ -21,7 +21,11 @@ const methodCodeActionResolve = "codeAction/resolve"
 type resolveData struct {
 	URI    protocol.DocumentURI `json:"uri"`
 	Server string               `json:"server,omitempty"` // "" converts the whole file
-	To     string               `json:"to"`
+	To     string               `json:"to,omitempty"`
+	// Action is a sync action (codeaction_sync.go), for Tool; "" for a
+	// conversion.
+	Action string `json:"action,omitempty"`
+	Tool   string `json:"tool,omitempty"`
 }
 
 // serveCodeActionResolve decodes and answers codeAction/resolve.
@@ -50,6 +54,9 @@ func (s *Server) resolveCodeAction(ctx context.Context, a *codeAction) (*codeAct
 	af, ok := s.resolveActionFile(ctx, a.Data.URI)
 	if !ok {
 		return nil, errStaleAction
+	}
+	if a.Data.Action != "" {
+		return s.resolveSyncAction(af, a)
 	}
 	ws, ok := af.workspace()
 	if !ok {

@@ -129,6 +129,10 @@ type Options struct {
 	// Force overwrites drift and name clashes, and adds back entries
 	// removed by hand.
 	Force bool
+	// Only restricts the sync to the source's server of that name (an
+	// editor's "Add to <tool>"): the other servers, their entries and
+	// their records are left as they are, and nothing is removed.
+	Only string
 }
 
 // serverOf is a source server ready to write.
@@ -150,6 +154,12 @@ func Compute(src Source, vars Vars, targets []Target, old *Records, opts Options
 	if err != nil {
 		return nil, err
 	}
+	if opts.Only != "" {
+		servers = slices.DeleteFunc(servers, func(s serverOf) bool { return s.name != opts.Only })
+		if len(servers) == 0 {
+			return nil, fmt.Errorf("%s: no server %q", src.Rel, opts.Only)
+		}
+	}
 	plan := &Plan{Subs: subs}
 	var kept []Record // this source's records after the sync
 	for _, t := range targets {
@@ -162,7 +172,8 @@ func Compute(src Source, vars Vars, targets []Target, old *Records, opts Options
 	}
 	recs := &Records{Version: recordsVersion}
 	for _, r := range old.Entries {
-		if r.Source != src.Rel || !slices.ContainsFunc(targets, func(t Target) bool { return t.Rel == r.Target }) {
+		if r.Source != src.Rel || !slices.ContainsFunc(targets, func(t Target) bool { return t.Rel == r.Target }) ||
+			opts.Only != "" && r.Server != opts.Only {
 			recs.Entries = append(recs.Entries, r)
 		}
 	}
@@ -312,6 +323,9 @@ func planTarget(src Source, servers []serverOf, t Target, old *Records, opts Opt
 	}
 	// Entries recorded from this source whose server it no longer has.
 	for _, r := range old.Entries {
+		if opts.Only != "" {
+			break // one server synced: the others are not removed
+		}
 		if r.Source != src.Rel || r.Target != t.Rel || slices.ContainsFunc(servers, func(s serverOf) bool { return s.name == r.Server }) {
 			continue
 		}

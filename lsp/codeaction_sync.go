@@ -1,0 +1,351 @@
+package lsp
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
+	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
+	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
+	mcpsync "github.com/mcp-lsp/mcp-lsp/analysis/sync"
+	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
+)
+
+// Sync code actions on a server: "Add to <tool>" for each tool in use
+// that lacks it, "Copy to every tool in use", and "Disable in <tool>" /
+// "Enable in <tool>" (codeaction_switch.go). They are `mcp-lsp sync` and
+// `mcp-lsp enable|disable` for one server, computed by the same engine
+// (analysis/sync): the same target files, the same minimal edits, and the
+// same records (.mcp-lsp/sync.json), so a later sync, or drift, knows the
+// entries the editor wrote.
+
+// The actions of resolveData.Action. A conversion leaves it empty.
+const (
+	actionAdd     = "add"     // Add to <Tool>: Data.Tool
+	actionCopy    = "copy"    // Copy to every tool in use
+	actionDisable = "disable" // Disable in <Tool>: Data.Tool
+	actionEnable  = "enable"  // Enable in <Tool>: Data.Tool
+)
+
+// syncView is what the sync actions of one file see: the project the
+// file's tools are launched in, their effective configurations there, and
+// the records of earlier syncs.
+type syncView struct {
+	af      *actionFile
+	ws      *fix.Workspace
+	launch  cache.Folder
+	results []*effective.Result
+	records *mcpsync.Records
+	recPath string
+	recOld  []byte
+	recHas  bool
+}
+
+// newSyncView builds the view; ok is false for a file that has no
+// project to sync into (a user-level file outside any workspace folder),
+// or records that cannot be read (the CLI reports those; an editor offers
+// nothing rather than overwrite them).
+func newSyncView(af *actionFile) (*syncView, bool) {
+	ws, ok := af.workspace()
+	if !ok {
+		return nil, false
+	}
+	launch := cache.LaunchDir(af.doc.Path, af.doc.Kind, af.opts.Folders)
+	v := &syncView{af: af, ws: ws, launch: launch, results: af.snap.Effective(launch.Path, launch.GitRoot, af.opts)}
+	v.recPath = filepath.Join(ws.ProjectDir, filepath.FromSlash(mcpsync.RecordsFile))
+	rf := af.snap.File(v.recPath)
+	if rf.ReadErr != nil {
+		return nil, false
+	}
+	v.recOld, v.recHas = rf.Content, rf.Exists
+	recs, err := mcpsync.ParseRecords(rf.Content)
+	if err != nil {
+		return nil, false
+	}
+	v.records = recs
+	return v, true
+}
+
+// source is the file the action is on, as a sync source: its servers in
+// the dialect of the first tool that reads them. ok is false for a file
+// sync cannot read servers from (TOML, a file no tool takes servers from).
+func (v *syncView) source() (mcpsync.Source, bool) {
+	doc := v.af.doc
+	if doc.Kind == nil || strings.EqualFold(filepath.Ext(doc.Path), ".toml") {
+		return mcpsync.Source{}, false
+	}
+	for _, r := range doc.Kind.Readers {
+		if len(r.ServerMaps) > 0 && slices.Contains(convert.Dialects(), string(r.Dialect)) {
+			return mcpsync.Source{Path: doc.Path, Rel: mcpsync.RelName(v.ws.ProjectDir, doc.Path),
+				Content: doc.Content, Dialect: string(r.Dialect)}, true
+		}
+	}
+	return mcpsync.Source{}, false
+}
+
+// lacking lists the tools in use here (those with an effective
+// configuration, which sync can write) that have no server called name.
+func (v *syncView) lacking(name string) []string {
+	var out []string
+	for _, r := range v.results {
+		tool := string(r.Tool.ID)
+		if _, ok := mcpsync.DialectOf(v.ws.Registry, tool); !ok || len(r.Sources) == 0 {
+			continue
+		}
+		if slices.ContainsFunc(r.Servers, func(s *effective.Server) bool { return s.Name == name }) {
+			continue
+		}
+		if !slices.Contains(out, tool) {
+			out = append(out, tool)
+		}
+	}
+	return out
+}
+
+// addOffer is one "Add to" (or, with several tools, "Copy to every tool
+// in use"): the plan of syncing one server into those tools.
+type addOffer struct {
+	title  string
+	plan   *mcpsync.Plan
+	create bool   // some target file does not exist yet
+	target string // the first target file, for the reason of a disabled action
+}
+
+// planAdd plans syncing the server called name into tools; ok is false
+// when it adds nothing to any of them (each already has a server of that
+// name, cannot hold it, or does not parse).
+func (v *syncView) planAdd(name string, tools []string) (*addOffer, bool) {
+	src, ok := v.source()
+	if !ok {
+		return nil, false
+	}
+	var targets []mcpsync.Target
+	for _, tool := range tools {
+		t, err := mcpsync.TargetFor(v.ws, tool, mcpsync.ScopeProject, v.ws.ProjectDir)
+		if err != nil || t.Path == src.Path || slices.ContainsFunc(targets, func(x mcpsync.Target) bool { return x.Path == t.Path }) {
+			continue
+		}
+		targets = append(targets, t)
+	}
+	plan, err := mcpsync.Compute(src, nil, targets, v.records, mcpsync.Options{Only: name})
+	if err != nil {
+		return nil, false
+	}
+	o := &addOffer{plan: plan}
+	var into []string
+	var losses []string
+	kept := plan.Targets[:0:0]
+	for _, tp := range plan.Targets {
+		if !tp.Changed() || !slices.ContainsFunc(tp.Actions, func(a mcpsync.Action) bool { return a.Kind == mcpsync.Added }) {
+			continue
+		}
+		kept = append(kept, tp)
+		into = append(into, cache.DisplayPath(tp.Target.Path, v.af.opts))
+		if !tp.Target.Exists {
+			o.create = true
+			if o.target == "" {
+				o.target = tp.Target.Path
+			}
+		}
+		for _, a := range tp.Actions {
+			for _, l := range a.Losses {
+				if !slices.Contains(losses, l.Field) {
+					losses = append(losses, l.Field)
+				}
+			}
+		}
+	}
+	if len(kept) == 0 {
+		return nil, false
+	}
+	plan.Targets = kept
+	o.title = "in " + strings.Join(into, ", ")
+	if len(losses) > 0 {
+		o.title += "; drops: " + strings.Join(losses, ", ")
+	}
+	return o, true
+}
+
+// change is the offer's edit: the target files and the records.
+func (o *addOffer) change(v *syncView) *fix.Change {
+	ch := &fix.Change{}
+	for _, tp := range o.plan.Targets {
+		if e := tp.Edit(); e != nil {
+			ch.Creates = append(ch.Creates, e.Creates...)
+			ch.Edits = append(ch.Edits, e.Edits...)
+		}
+	}
+	recs := o.plan.Records.Marshal()
+	switch {
+	case !v.recHas:
+		ch.Creates = append(ch.Creates, fix.Create{Path: v.recPath, Content: recs})
+	case string(recs) != string(v.recOld):
+		ch.Edits = append(ch.Edits, fix.DiffEdits(v.recPath, v.recOld, recs)...)
+	}
+	return ch
+}
+
+// syncOffer is a sync action before it becomes a codeAction: its title,
+// what resolving it needs, and its change (computed only when needed).
+type syncOffer struct {
+	title  string
+	data   resolveData
+	create string // a file the change creates ("" for none)
+	change func() (*fix.Change, error)
+}
+
+// addOffers lists "Add to <Tool>" for each file of the tools in use that
+// lack the server (tools that share a file, like Claude Code and Copilot
+// CLI in .mcp.json, share the action), then "Copy to every tool in use"
+// when there are several files.
+func (v *syncView) addOffers(name string) []syncOffer {
+	type group struct {
+		path  string
+		tools []string
+	}
+	var groups []*group
+	for _, tool := range v.lacking(name) {
+		t, err := mcpsync.TargetFor(v.ws, tool, mcpsync.ScopeProject, v.ws.ProjectDir)
+		if err != nil {
+			continue
+		}
+		i := slices.IndexFunc(groups, func(g *group) bool { return g.path == t.Path })
+		if i < 0 {
+			groups = append(groups, &group{path: t.Path})
+			i = len(groups) - 1
+		}
+		groups[i].tools = append(groups[i].tools, tool)
+	}
+	var out []syncOffer
+	var all []string
+	n := 0
+	for _, g := range groups {
+		o, ok := v.planAdd(name, g.tools[:1])
+		if !ok {
+			continue
+		}
+		n++
+		all = append(all, g.tools...)
+		names := make([]string, len(g.tools))
+		for i, t := range g.tools {
+			names[i] = v.toolName(t)
+		}
+		out = append(out, v.offer(o, fmt.Sprintf("Add to %s (%s)", strings.Join(names, " and "), o.title), actionAdd, name, g.tools[0]))
+	}
+	if n > 1 {
+		if o, ok := v.planAdd(name, all); ok {
+			out = append(out, v.offer(o, fmt.Sprintf("Copy to every tool in use (%s)", o.title), actionCopy, name, ""))
+		}
+	}
+	return out
+}
+
+func (v *syncView) offer(o *addOffer, title, action, name, tool string) syncOffer {
+	so := syncOffer{title: title, data: resolveData{Server: name, Action: action, Tool: tool},
+		change: func() (*fix.Change, error) { return o.change(v), nil }}
+	switch {
+	case o.create:
+		so.create = o.target
+	case !v.recHas:
+		so.create = v.recPath // the records are created with the first sync
+	}
+	return so
+}
+
+// findOffer recomputes the offer a resolve asks for.
+func (v *syncView) findOffer(d *resolveData) (syncOffer, bool) {
+	var offers []syncOffer
+	switch d.Action {
+	case actionAdd, actionCopy:
+		offers = v.addOffers(d.Server)
+	case actionDisable, actionEnable:
+		offers = v.switchOffers(d.Server)
+	}
+	for _, o := range offers {
+		if o.data.Action == d.Action && o.data.Tool == d.Tool {
+			return o, true
+		}
+	}
+	return syncOffer{}, false
+}
+
+func (v *syncView) toolName(tool string) string {
+	for _, r := range v.results {
+		if string(r.Tool.ID) == tool {
+			return r.Tool.Name
+		}
+	}
+	return tool
+}
+
+// syncActions offers the sync actions of the server the range is in.
+func (s *Server) syncActions(af *actionFile, uri protocol.DocumentURI, name string, caps codeActionCaps) []codeAction {
+	v, ok := newSyncView(af)
+	if !ok {
+		return nil
+	}
+	var out []codeAction
+	for _, so := range append(v.addOffers(name), v.switchOffers(name)...) {
+		if a, ok := s.syncAction(af, uri, so, caps); ok {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// syncAction turns an offer into an action, the way conversionAction
+// does: disabled when it must create a file the client cannot, lazy when
+// the client resolves edits, else with its edit.
+func (s *Server) syncAction(af *actionFile, uri protocol.DocumentURI, so syncOffer, caps codeActionCaps) (codeAction, bool) {
+	a := codeAction{Title: so.title, Kind: protocol.RefactorRewrite}
+	if so.create != "" && !caps.edits.create {
+		if !caps.disabled {
+			return a, false
+		}
+		a.Disabled = &protocol.CodeActionDisable{Reason: cannotCreateReason(so.create, af.opts)}
+		return a, true
+	}
+	if caps.resolve {
+		d := so.data
+		d.URI = uri
+		a.Data = &d
+		return a, true
+	}
+	ch, err := so.change()
+	if err == nil {
+		a.Edit, err = toWorkspaceEdit(af.snap, ch, caps.edits)
+	}
+	if err != nil {
+		s.logger.Error("sync action edit", "action", so.data.Action, "tool", so.data.Tool, "error", err)
+		return a, false
+	}
+	return a, true
+}
+
+// resolveSyncAction computes the edit of a sync action offered without
+// one, on the current snapshot; the offer must still have the title the
+// user picked.
+func (s *Server) resolveSyncAction(af *actionFile, a *codeAction) (*codeAction, error) {
+	v, ok := newSyncView(af)
+	if !ok {
+		return nil, errStaleAction
+	}
+	so, ok := v.findOffer(a.Data)
+	caps := s.codeActionCaps()
+	if !ok || so.title != a.Title || so.create != "" && !caps.edits.create {
+		return nil, errStaleAction
+	}
+	ch, err := so.change()
+	if err != nil {
+		return nil, err
+	}
+	if a.Edit, err = toWorkspaceEdit(af.snap, ch, caps.edits); err != nil {
+		s.logger.Error("sync action edit", "action", so.data.Action, "tool", so.data.Tool, "error", err)
+		return nil, err
+	}
+	return a, nil
+}
