@@ -27,6 +27,10 @@ type Document struct {
 	// sources memoizes servers(d): converting one server into each
 	// dialect lists the file's servers once, not once per dialect.
 	sources *[]*sourceServer
+	// layout memoizes Layout: each conversion of a server asks for the
+	// source's layout, and detecting it reads every line of the file
+	// (a code action on a 1,000-server file asked once per target tool).
+	layout *Layout
 }
 
 // isJSON reports whether the document is JSON or JSONC text, the only
@@ -50,10 +54,16 @@ func (d *Document) parsed() *jsonc.File {
 
 // Layout is the document's indentation and line break.
 func (d *Document) Layout() Layout {
-	if d.fallback != nil && !bytes.ContainsAny(d.Content, "\r\n") {
-		return *d.fallback
+	if d.layout == nil {
+		var l Layout
+		if d.fallback != nil && !bytes.ContainsAny(d.Content, "\r\n") {
+			l = *d.fallback
+		} else {
+			l = DetectLayout(d.Content)
+		}
+		d.layout = &l
 	}
-	return DetectLayout(d.Content)
+	return *d.layout
 }
 
 // edit is an edit of this document.
