@@ -10,8 +10,26 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tests = process.argv.includes('--tests');
+const e2e = process.argv.includes('--e2e');
 
-if (tests) {
+if (e2e) {
+  // The real VS Code test (test/e2e/*.e2e.ts -> out/e2e/*.test.mjs).
+  rmSync(join(root, 'out', 'e2e'), { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: readdirSync(join(root, 'test', 'e2e'))
+      .filter((f) => f.endsWith('.e2e.ts'))
+      .map((f) => join(root, 'test', 'e2e', f)),
+    outdir: join(root, 'out', 'e2e'),
+    outExtension: { '.js': '.test.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+} else if (tests) {
   rmSync(join(root, 'out'), { recursive: true, force: true });
   const entryPoints = readdirSync(join(root, 'test'))
     .filter((f) => f.endsWith('.test.ts'))

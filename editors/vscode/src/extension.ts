@@ -3,6 +3,8 @@
 // in the pure modules (selector, settings, serverPath, effective), which the
 // unit tests cover.
 
+import { execFile } from 'node:child_process';
+
 import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
@@ -14,16 +16,28 @@ import {
 
 import { fetchEffective, renderEffective, UNSUPPORTED_MESSAGE } from './effective';
 import { documentSelector } from './selector';
-import { processEnv, resolveServerPath } from './serverPath';
+import { bundledServerPath, processEnv, resolveServerPath } from './serverPath';
 import { SECTION, serverArgs, toServerSettings, toTrace } from './settings';
+import { checkVersion, versionMessage } from './version';
 
 const CLIENT_ID = 'mcpLsp'; // vscode-languageclient reads mcpLsp.trace.server by this id
 const CLIENT_NAME = 'MCP Language Server (mcp-lsp)';
 const EFFECTIVE_SCHEME = 'mcp-lsp-effective';
 
 let client: LanguageClient | undefined;
+/**
+ * The client that may be sent settings: unset as soon as a restart is
+ * decided, before the old client stops. vscode-languageclient reacts to the
+ * same configuration event that restarts the server; sending it the change
+ * then fails on a stopping connection and pops "Sending notification
+ * workspace/didChangeConfiguration failed". The new client pulls the
+ * settings itself when it starts.
+ */
+let live: LanguageClient | undefined;
 let output: vscode.OutputChannel;
 let starting: Promise<void> = Promise.resolve();
+let extensionPath = '';
+let extensionVersion = '';
 
 /** Serves the read-only documents that show the effective configuration. */
 class EffectiveDocuments implements vscode.TextDocumentContentProvider {
@@ -49,6 +63,42 @@ function logProblems(problems: readonly string[]): void {
   for (const p of problems) output.appendLine(`[settings] ${p}`);
 }
 
+/**
+ * Opens the Settings editor on one setting. In a remote window (code-server,
+ * SSH, containers) a machine-scoped setting such as mcpLsp.server.path is
+ * shown only in the Remote tab: the plain Settings editor opened on the User
+ * tab and found nothing. Both commands take the query as an options object
+ * (openRemoteSettings drops a bare string).
+ */
+export function openSetting(id: string): Thenable<unknown> {
+  const command = vscode.env.remoteName ? 'workbench.action.openRemoteSettings' : 'workbench.action.openSettings';
+  return vscode.commands.executeCommand(command, { query: id });
+}
+
+/** Runs `<server> --version` and tells the user when it is not the extension's version. */
+function checkServerVersion(serverPath: string): Promise<void> {
+  return new Promise((resolve) => {
+    execFile(serverPath, ['--version'], { timeout: 10000, windowsHide: true }, (err, stdout) => {
+      const check = checkVersion(err ? '' : stdout, extensionVersion);
+      output.appendLine(
+        check.kind === 'same'
+          ? `mcp-lsp ${check.version}, the extension's version`
+          : check.kind === 'devel'
+            ? `${check.line}: a development build; the extension is ${extensionVersion}`
+            : `${serverPath} --version: ${err ? err.message : stdout.trim()}`,
+      );
+      const msg = versionMessage(check, serverPath);
+      if (msg !== undefined) {
+        output.appendLine(msg);
+        void vscode.window.showWarningMessage(msg, 'Open Settings').then((choice) => {
+          if (choice === 'Open Settings') void openSetting(`${SECTION}.server.path`);
+        });
+      }
+      resolve();
+    });
+  });
+}
+
 /** The raw "mcpLsp" section normalised for the server; dropped values are logged. */
 function normalise(raw: unknown): unknown {
   const { settings, problems } = toServerSettings(raw);
@@ -59,17 +109,20 @@ function normalise(raw: unknown): unknown {
 async function startClient(): Promise<void> {
   const config = vscode.workspace.getConfiguration(SECTION);
   const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-  const resolved = resolveServerPath(config.get<string>('server.path'), processEnv(folders));
+  const resolved = resolveServerPath(
+    config.get<string>('server.path'),
+    processEnv(folders),
+    extensionPath === '' ? undefined : bundledServerPath(extensionPath, process.platform),
+  );
   if (!resolved.ok) {
     output.appendLine(resolved.message);
     void vscode.window.showErrorMessage(resolved.message, 'Open Settings').then((choice) => {
-      if (choice === 'Open Settings') {
-        void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.server.path`);
-      }
+      if (choice === 'Open Settings') void openSetting(`${SECTION}.server.path`);
     });
     return;
   }
   output.appendLine(`starting ${resolved.path} (found via ${resolved.source})`);
+  await checkServerVersion(resolved.path);
 
   const serverOptions: ServerOptions = {
     command: resolved.path,
@@ -93,12 +146,18 @@ async function startClient(): Promise<void> {
           if (!Array.isArray(result)) return result;
           return result.map((value: unknown, i) => (params.items[i]?.section === SECTION ? normalise(value) : value));
         },
-        // Pushed changes carry the same normalised settings.
+        // Pushed changes carry the same normalised settings; a client that
+        // is being replaced is sent nothing (see `live`).
         didChangeConfiguration: async (sections, next) => {
+          if (c !== live || !c.isRunning()) return;
           if (!sections?.includes(SECTION)) return next(sections);
-          await c.sendNotification(DidChangeConfigurationNotification.type, {
-            settings: { [SECTION]: normalise(vscode.workspace.getConfiguration().get(SECTION)) },
-          });
+          try {
+            await c.sendNotification(DidChangeConfigurationNotification.type, {
+              settings: { [SECTION]: normalise(vscode.workspace.getConfiguration().get(SECTION)) },
+            });
+          } catch (err) {
+            output.appendLine(`sending settings: ${err instanceof Error ? err.message : String(err)}`);
+          }
         },
       },
     },
@@ -108,6 +167,7 @@ async function startClient(): Promise<void> {
   client = c;
   try {
     await c.start();
+    if (client === c) live = c;
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     output.appendLine(`mcp-lsp failed to start: ${msg}`);
@@ -118,6 +178,7 @@ async function startClient(): Promise<void> {
 async function stopClient(): Promise<void> {
   const c = client;
   client = undefined;
+  live = undefined;
   if (c) {
     try {
       await c.dispose(2000);
@@ -129,6 +190,7 @@ async function stopClient(): Promise<void> {
 
 /** Restarts the server; concurrent restarts run one after the other. */
 function restart(): Promise<void> {
+  live = undefined; // at once: the event that caused the restart is still being delivered
   starting = starting.then(async () => {
     try {
       await stopClient();
@@ -170,6 +232,9 @@ async function showEffective(docs: EffectiveDocuments): Promise<void> {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionPath = context.extensionPath ?? '';
+  const version = (context.extension?.packageJSON as { version?: unknown } | undefined)?.version;
+  extensionVersion = typeof version === 'string' ? version : '';
   output = vscode.window.createOutputChannel(CLIENT_NAME);
   const docs = new EffectiveDocuments();
   context.subscriptions.push(

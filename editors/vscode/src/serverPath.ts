@@ -20,7 +20,7 @@ export interface ResolveEnv {
 }
 
 export type Resolution =
-  | { ok: true; path: string; source: 'setting' | 'PATH' | 'GOBIN' | 'GOPATH' }
+  | { ok: true; path: string; source: 'setting' | 'bundled' | 'PATH' | 'GOBIN' | 'GOPATH' }
   | { ok: false; message: string };
 
 function pathApi(platform: NodeJS.Platform): path.PlatformPath {
@@ -74,12 +74,14 @@ export function expandSetting(value: string, e: ResolveEnv): string {
  * Resolves the server executable from the mcpLsp.server.path setting.
  *
  * Set: a path (absolute, or relative to the first workspace folder), or a
- * bare command name looked up like an empty setting. Empty: "mcp-lsp" on
+ * bare command name looked up like an empty setting. Empty: the binary
+ * packaged in a platform-specific .vsix (`bundled`, the extension's
+ * bin/mcp-lsp, which matches the extension's version), then "mcp-lsp" on
  * PATH, then in $GOBIN, then in each $GOPATH/bin (default ~/go/bin), where
  * `go install` puts it: VS Code started from a desktop launcher often has a
  * PATH without them.
  */
-export function resolveServerPath(setting: string | undefined, e: ResolveEnv): Resolution {
+export function resolveServerPath(setting: string | undefined, e: ResolveEnv, bundled?: string): Resolution {
   const p = pathApi(e.platform);
   const raw = (setting ?? '').trim();
   const pathDirs = (getEnv(e, 'PATH') ?? '').split(e.platform === 'win32' ? ';' : ':');
@@ -111,6 +113,8 @@ export function resolveServerPath(setting: string | undefined, e: ResolveEnv): R
     };
   }
 
+  if (bundled !== undefined && e.isExecutable(bundled)) return { ok: true, path: bundled, source: 'bundled' };
+
   const onPath = findIn(pathDirs, SERVER_NAME, e);
   if (onPath !== undefined) return { ok: true, path: onPath, source: 'PATH' };
 
@@ -129,6 +133,12 @@ export function resolveServerPath(setting: string | undefined, e: ResolveEnv): R
   if (found !== undefined) return { ok: true, path: found, source: 'GOPATH' };
 
   return { ok: false, message: NOT_FOUND_MESSAGE };
+}
+
+/** Where a platform-specific .vsix puts the server, inside the extension. */
+export function bundledServerPath(extensionPath: string, platform: NodeJS.Platform): string {
+  const p = pathApi(platform);
+  return p.join(extensionPath, 'bin', platform === 'win32' ? `${SERVER_NAME}.exe` : SERVER_NAME);
 }
 
 /** isExecutable on the real file system. */
