@@ -222,6 +222,12 @@ func (s *Server) quickFixActions(af *actionFile, sp span.Span, raw []json.RawMes
 	}
 	var out []codeAction
 	for _, p := range todo {
+		if p.diag.Code == rules.CodeSyncDrift {
+			if a, ok := s.driftFix(af, p.diag.Data.Server, p.raw, caps); ok {
+				out = append(out, a)
+			}
+			continue
+		}
 		for _, fx := range fix.QuickFixes(af.doc, p.diag) {
 			edit, err := toWorkspaceEdit(af.snap, &fix.Change{Edits: fx.Edits}, caps.edits)
 			if err != nil {

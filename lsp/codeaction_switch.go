@@ -12,7 +12,7 @@ import (
 )
 
 // switchOffers lists "Disable in <Tool>" for each tool in use that runs
-// the server called name, and "Enable in <Tool>" for each that has it
+// the server called name from this file, and "Enable in <Tool>" for each that has it
 // turned off, in the tool's own switch (mcpsync.PlanSwitch, what
 // `mcp-lsp disable|enable` writes). A tool without a switch in a file
 // (mcpsync.HasSwitch) gets neither: hover says why.
@@ -22,7 +22,11 @@ func (v *syncView) switchOffers(name string) []syncOffer {
 		if !mcpsync.HasSwitch(r.Tool) {
 			continue
 		}
-		if !slices.ContainsFunc(r.Servers, func(s *effective.Server) bool { return s.Name == name && len(s.Definitions) > 0 }) {
+		// Only the tools that read this file's entry: a server of the
+		// same name elsewhere is switched from its own file.
+		if !slices.ContainsFunc(r.Servers, func(s *effective.Server) bool {
+			return s.Name == name && slices.ContainsFunc(s.Definitions, func(d *effective.Definition) bool { return d.Source.Path == v.af.doc.Path })
+		}) {
 			continue
 		}
 		// Disable, or, when it is off already, enable: what the switch

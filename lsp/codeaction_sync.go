@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -70,21 +71,93 @@ func newSyncView(af *actionFile) (*syncView, bool) {
 	return v, true
 }
 
-// source is the file the action is on, as a sync source: its servers in
-// the dialect of the first tool that reads them. ok is false for a file
-// sync cannot read servers from (TOML, a file no tool takes servers from).
+// source is the file the action is on, as a sync source.
 func (v *syncView) source() (mcpsync.Source, bool) {
-	doc := v.af.doc
-	if doc.Kind == nil || strings.EqualFold(filepath.Ext(doc.Path), ".toml") {
+	return v.sourceOf(v.af.doc.Path, v.af.doc.Content)
+}
+
+// sourceOf is a file as a sync source: its servers in the dialect of the
+// first tool that reads them, or, for a file no tool reads (an
+// extension's mcp.json), Claude Code's with the automatic resolution. ok
+// is false for a file sync cannot read servers from (TOML).
+func (v *syncView) sourceOf(path string, content []byte) (mcpsync.Source, bool) {
+	if strings.EqualFold(filepath.Ext(path), ".toml") {
 		return mcpsync.Source{}, false
 	}
-	for _, r := range doc.Kind.Readers {
+	src := mcpsync.Source{Path: path, Rel: mcpsync.RelName(v.ws.ProjectDir, path), Content: content}
+	kind, ok := v.ws.Registry.Match(path, v.ws.Env)
+	if !ok {
+		src.Dialect, src.Auto = "claude-code", true
+		return src, true
+	}
+	for _, r := range kind.Readers {
 		if len(r.ServerMaps) > 0 && slices.Contains(convert.Dialects(), string(r.Dialect)) {
-			return mcpsync.Source{Path: doc.Path, Rel: mcpsync.RelName(v.ws.ProjectDir, doc.Path),
-				Content: doc.Content, Dialect: string(r.Dialect)}, true
+			src.Dialect = string(r.Dialect)
+			return src, true
 		}
 	}
 	return mcpsync.Source{}, false
+}
+
+// planUpdate plans "Update from <source>" for a server of this file that
+// sync wrote: the source's version written again over the hand edit
+// (sync --force for one server). ok is false when the server has no
+// record here, or its source cannot be read (gone, or a template with
+// variables only the command line knows).
+func (v *syncView) planUpdate(server string) (*mcpsync.Plan, mcpsync.Record, bool) {
+	doc := v.af.doc
+	rec, ok := v.records.Find(mcpsync.RelName(v.ws.ProjectDir, doc.Path), server)
+	if !ok {
+		return nil, rec, false
+	}
+	t, ok := mcpsync.TargetOf(v.ws.Registry, v.ws.Env, v.ws.ProjectDir, rec)
+	if !ok || t.Path != doc.Path {
+		return nil, rec, false
+	}
+	t.Content, t.Exists = doc.Content, true
+	srcPath := filepath.FromSlash(rec.Source)
+	if !filepath.IsAbs(srcPath) {
+		srcPath = filepath.Join(v.ws.ProjectDir, srcPath)
+	}
+	content, exists, err := v.ws.File(srcPath)
+	if err != nil || !exists {
+		return nil, rec, false
+	}
+	vars := mcpsync.Vars{mcpsync.VarRoot: v.ws.ProjectDir}
+	resolved, _, errs := mcpsync.Resolve(content, vars)
+	if len(errs) > 0 {
+		return nil, rec, false
+	}
+	src, ok := v.sourceOf(srcPath, resolved)
+	if !ok {
+		return nil, rec, false
+	}
+	src.Rel = rec.Source
+	plan, err := mcpsync.Compute(src, vars, []mcpsync.Target{t}, v.records, mcpsync.Options{Only: server, Force: true})
+	if err != nil || len(plan.Targets) != 1 || !plan.Targets[0].Changed() {
+		return nil, rec, false
+	}
+	return plan, rec, true
+}
+
+// driftFix is the quick fix of a sync-drift finding: "Update from
+// <source>".
+func (s *Server) driftFix(af *actionFile, server string, raw json.RawMessage, caps codeActionCaps) (codeAction, bool) {
+	v, ok := newSyncView(af)
+	if !ok {
+		return codeAction{}, false
+	}
+	plan, rec, ok := v.planUpdate(server)
+	if !ok {
+		return codeAction{}, false
+	}
+	o := &addOffer{plan: plan}
+	edit, err := toWorkspaceEdit(af.snap, o.change(v), caps.edits)
+	if err != nil {
+		s.logger.Error("sync update edit", "error", err)
+		return codeAction{}, false
+	}
+	return codeAction{Title: "Update from " + rec.Source, Kind: protocol.QuickFix, Diagnostics: []json.RawMessage{raw}, IsPreferred: true, Edit: edit}, true
 }
 
 // lacking lists the tools in use here (those with an effective

@@ -20,8 +20,8 @@ func actionTitled(t *testing.T, actions []wireAction, prefix string) wireAction 
 }
 
 // TestAddToIsIdempotent: once "Add to OpenCode" is applied, OpenCode has
-// the server and the action is no longer offered; "Disable in OpenCode"
-// is, since OpenCode now runs it.
+// the server and the action is no longer offered; on OpenCode's new entry,
+// "Disable in OpenCode" is, since OpenCode now runs it from there.
 func TestAddToIsIdempotent(t *testing.T) {
 	text := `{"mcpServers": {"db": {"command": "psql-mcp"}}}`
 	c, ed, dir := actionProject(t, "full", map[string]string{".mcp.json": text, "opencode.json": "{}\n"})
@@ -43,7 +43,10 @@ func TestAddToIsIdempotent(t *testing.T) {
 	if slices.ContainsFunc(titles, func(s string) bool { return strings.Contains(s, "Add to OpenCode") }) {
 		t.Errorf("Add to OpenCode offered again: %q", titles)
 	}
-	actionTitled(t, again, "Disable in OpenCode")
+	target := filepath.Join(dir, "opencode.json")
+	ttext, _ := ed.content(target)
+	there, _ := c.codeActions(pathToURI(target), markerRange(t, ttext, `|"db"`), nil, "refactor")
+	actionTitled(t, there, "Disable in OpenCode")
 }
 
 // TestResolveOfStaleAddIsContentModified: when the target gained the

@@ -11,6 +11,7 @@ const (
 	CodeFallbackIgnored    = "fallback-file-ignored"
 	CodeMergedInvalid      = "merged-server-invalid"
 	CodeServerStartedTwice = "server-started-twice"
+	CodeSyncDrift          = "sync-drift"
 )
 
 // crossFileCheck: the cross-file rules need every file a tool reads, so
@@ -25,5 +26,6 @@ var crossFileRules = []Rule{
 	{CodeOverridesServer, SeverityHint, "The definition a tool uses, listing the definitions of the same name it overrides.", crossFileCheck},
 	{CodeMergedTransport, SeverityWarning, "OpenCode deep-merges a remote entry over a local one (or the reverse): the merged server keeps fields of both.", crossFileCheck},
 	{CodeMergedInvalid, SeverityError, "A server that a tool validating after the merge refuses as merged from its layers: Codex CLI merges its config.toml files field by field and stops when the result has neither `command` nor `url`, or both (also when they come from two files).", crossFileCheck},
+	{CodeSyncDrift, SeverityWarning, "An entry `mcp-lsp sync` wrote (recorded in `.mcp-lsp/sync.json`) that was changed by hand since: the next sync leaves it alone and reports drift. The quick fix \"Update from <source>\" writes the source's version again; hover shows both.", reportedIn("analysis/sync: DriftFindings")},
 	{CodeFallbackIgnored, SeverityInformation, "A file a tool reads only when another is absent, while that other file exists: Copilot CLI ignores `.github/mcp.json` whenever a `.mcp.json` exists. Reported at the top of the ignored file, naming the one that wins.", crossFileCheck},
 }

@@ -117,6 +117,14 @@ func (s *Snapshot) Workspace(opts DiagnoseOptions) *WorkspaceAnalysis {
 		w.Results = append(w.Results, s.Effective(f.Path, f.GitRoot, opts)...)
 	}
 	w.CrossFile = effective.CrossFile(w.Results, func(p string) string { return DisplayPath(p, opts) })
+	for _, f := range opts.Folders {
+		for path, ds := range s.syncDrift(f.Path, opts) {
+			if w.CrossFile == nil {
+				w.CrossFile = map[string][]rules.Diagnostic{}
+			}
+			w.CrossFile[path] = append(w.CrossFile[path], ds...)
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.workspaces == nil {
