@@ -323,6 +323,14 @@ describe('the extension in real VS Code (code-server + Chromium)', { skip: !REQU
     await s.shot('problems');
   }));
 
+  it('code lens above each server and inlay hints after its name', { timeout: STEP_TIMEOUT }, step(s, 'code-lens', async () => {
+    const lens = s.page.locator('.contentWidgets .codelens-decoration, .codelens-decoration', { hasText: 'Claude Code: skipped: unknown type "local"' });
+    await lens.first().waitFor();
+    const hint = s.page.locator('.view-lines', { hasText: 'of 64 left' });
+    await hint.first().waitFor();
+    await s.shot('code-lens-inlay-hints');
+  }));
+
   it('hover explains the finding and the field', { timeout: STEP_TIMEOUT }, step(s, 'hover', async () => {
     await s.goTo(4, 16);
     await s.command('Show or Focus Hover');
