@@ -109,6 +109,42 @@ local ok, err = pcall(function()
   end
   step('codelens_arrived', lensed)
   step('codelens', lenses)
+
+  -- Sync actions on the server (issue 13): "Add to OpenCode", OpenCode
+  -- being in use (opencode.json) without it, then "Disable in Claude
+  -- Code". Each is resolved lazily and applied by Neovim itself, files
+  -- created included; then every buffer is written.
+  local function sync_action(prefix)
+    local res = client.request_sync('textDocument/codeAction', {
+      textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+      range = { start = { line = 2, character = 6 }, ['end'] = { line = 2, character = 6 } },
+      context = { diagnostics = {}, only = { 'refactor' } },
+    }, 10000, bufnr)
+    local titles = {}
+    local done
+    for _, a in ipairs((res and res.result) or {}) do
+      table.insert(titles, a.title)
+      if done == nil and a.title:sub(1, #prefix) == prefix then
+        local action = a
+        if not action.edit then
+          local resolved = client.request_sync('codeAction/resolve', action, 10000, bufnr)
+          action = resolved and resolved.result or action
+        end
+        if action.edit then
+          vim.lsp.util.apply_workspace_edit(action.edit, 'utf-16')
+          done = a.title
+        end
+      end
+    end
+    vim.cmd('silent wall')
+    return titles, done
+  end
+  local titles_add, added = sync_action('Add to OpenCode')
+  step('sync_actions', titles_add)
+  step('sync_added', added or vim.NIL)
+  local titles_disable, disabled = sync_action('Disable in Claude Code')
+  step('switch_actions', titles_disable)
+  step('switch_applied', disabled or vim.NIL)
 end)
 if not ok then report.error = tostring(err) end
 finish()

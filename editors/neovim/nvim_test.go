@@ -1,7 +1,7 @@
 // Package neovim tests mcp-lsp with a real editor client: Neovim's own LSP
-// client, run headless. It needs `nvim` (Debian's 0.7.2 in CI); without it
-// the test is skipped, unless MCP_LSP_REQUIRE_NVIM=1 (set by .ci/run) makes
-// that a failure.
+// client, run headless. It needs `nvim` (Debian's 0.7.2 in CI), and fails
+// without it: a test that skips where its program is missing passes
+// unnoticed.
 package neovim
 
 import (
@@ -34,6 +34,10 @@ type report struct {
 		CleanAfterFix   bool     `json:"clean_after_fix"`
 		FinalText       string   `json:"final_text"`
 		CodeLensArrived bool     `json:"codelens_arrived"`
+		SyncActions     []string `json:"sync_actions"`
+		SyncAdded       any      `json:"sync_added"`
+		SwitchActions   []string `json:"switch_actions"`
+		SwitchApplied   any      `json:"switch_applied"`
 		CodeLens        []struct {
 			Line    int    `json:"line"`
 			Title   string `json:"title"`
@@ -45,10 +49,7 @@ type report struct {
 func TestNeovimClient(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
-		if os.Getenv("MCP_LSP_REQUIRE_NVIM") == "1" {
-			t.Fatal("nvim not found, and MCP_LSP_REQUIRE_NVIM=1")
-		}
-		t.Skip("nvim not installed")
+		t.Fatal("nvim not found: this test needs Neovim (apt-get install neovim; .ci/run installs it)")
 	}
 	readServerSources(t)
 	tmp := t.TempDir()
@@ -65,6 +66,25 @@ func TestNeovimClient(t *testing.T) {
 	const broken = "{\n  \"mcpServers\": {\n    \"filesystem\": {\"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-filesystem\"]},\n  }\n}\n"
 	if err := os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(broken), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	// OpenCode is in use in this project, without the server: "Add to
+	// OpenCode" is offered on it. Neovim 0.7 does not announce
+	// documentChanges, so the server sends it no file creations: the
+	// files the sync actions write exist already (a project that synced
+	// before, a Claude Code settings file); creating them is covered by
+	// the code action goldens.
+	for name, content := range map[string]string{
+		"opencode.json":               "{\n  \"$schema\": \"https://opencode.ai/config.json\"\n}\n",
+		".mcp-lsp/sync.json":          "{\n  \"version\": 1,\n  \"entries\": []\n}\n",
+		".claude/settings.local.json": "{}\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	reportPath := filepath.Join(tmp, "report.json")
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -125,9 +145,48 @@ func TestNeovimClient(t *testing.T) {
 		}
 		lenses = append(lenses, l.Title)
 	}
-	if got, want := strings.Join(lenses, " | "), "Claude Code: pending approval | GitHub Copilot CLI: folder not trusted"; got != want {
+	if got, want := strings.Join(lenses, " | "), "Claude Code: pending approval | GitHub Copilot CLI: folder not trusted | OpenCode: not read here"; got != want {
 		t.Errorf("code lenses %q, want %q", got, want)
 	}
+
+	// The sync actions, applied by Neovim: the server added to OpenCode's
+	// file (and the sync recorded), then turned off for Claude Code in
+	// .claude/settings.local.json.
+	if added, _ := s.SyncAdded.(string); added != "Add to OpenCode (in opencode.json)" {
+		t.Errorf("Add to OpenCode not applied (got %v); actions offered: %q", s.SyncAdded, s.SyncActions)
+	}
+	if applied, _ := s.SwitchApplied.(string); applied != "Disable in Claude Code (disabledMcpjsonServers in .claude/settings.local.json)" {
+		t.Errorf("Disable in Claude Code not applied (got %v); actions offered: %q", s.SwitchApplied, s.SwitchActions)
+	}
+	var oc struct {
+		MCP map[string]struct {
+			Type    string   `json:"type"`
+			Command []string `json:"command"`
+		} `json:"mcp"`
+	}
+	if err := json.Unmarshal(readFile(t, filepath.Join(root, "opencode.json")), &oc); err != nil {
+		t.Errorf("opencode.json after Add to OpenCode: %v", err)
+	} else if fs := oc.MCP["filesystem"]; fs.Type != "local" || strings.Join(fs.Command, " ") != "npx -y @modelcontextprotocol/server-filesystem" {
+		t.Errorf("opencode.json after Add to OpenCode: %+v", oc)
+	}
+	if recs := string(readFile(t, filepath.Join(root, ".mcp-lsp", "sync.json"))); !strings.Contains(recs, `"server": "filesystem"`) || !strings.Contains(recs, `"target": "opencode.json"`) {
+		t.Errorf("the sync is not recorded: %s", recs)
+	}
+	var local struct {
+		Disabled []string `json:"disabledMcpjsonServers"`
+	}
+	if err := json.Unmarshal(readFile(t, filepath.Join(root, ".claude", "settings.local.json")), &local); err != nil || strings.Join(local.Disabled, ",") != "filesystem" {
+		t.Errorf(".claude/settings.local.json after Disable in Claude Code: %+v (%v)", local, err)
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Error(err)
+	}
+	return b
 }
 
 // readServerSources reads every Go file of the module (and this script):
