@@ -29,6 +29,8 @@ type diagnoser struct {
 	tracked   map[string]bool
 	published map[string]publication
 	runs      int // completed runs, for tests and benchmarks
+
+	buf []byte // the last publication's JSON, reused by the worker
 }
 
 // publication is what the client last received for a file.
@@ -135,11 +137,12 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 		return
 	}
 	for _, p := range toSend {
-		d.s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, publishParams{
+		d.buf = appendPublishParams(d.buf[:0], publishParams{
 			URI:         p.uri,
 			Version:     p.version,
 			Diagnostics: p.diags,
 		})
+		d.s.notifyJSON(ctx, protocol.MethodTextDocumentPublishDiagnostics, d.buf)
 	}
 }
 

@@ -7,10 +7,12 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -219,6 +221,18 @@ func (s *Server) callClient(ctx context.Context, method string, params, result a
 // failure: a client that went away is not the handler's problem.
 func (s *Server) notify(ctx context.Context, method string, params any) {
 	if err := s.conn.Notify(context.WithoutCancel(ctx), method, params); err != nil {
+		s.logger.Debug("notify failed", "method", method, "error", err)
+	}
+}
+
+// notifyJSON sends a notification whose params are already encoded
+// (diagnostics_encode.go); params may be reused once it returns.
+func (s *Server) notifyJSON(ctx context.Context, method string, params []byte) {
+	if s.stream == nil {
+		s.notify(ctx, method, json.RawMessage(slices.Clone(params)))
+		return
+	}
+	if _, err := s.stream.WriteNotification(context.WithoutCancel(ctx), method, params); err != nil {
 		s.logger.Debug("notify failed", "method", method, "error", err)
 	}
 }

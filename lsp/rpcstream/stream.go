@@ -522,6 +522,21 @@ func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	return s.writeFrame(data)
 }
 
+// WriteNotification sends a notification whose params are already JSON
+// (the server's hand-encoded diagnostics): they are framed as they are,
+// without the library's re-parse of a value it did not encode. params
+// must be one valid JSON value; the caller may reuse it once this returns.
+func (s *Stream) WriteNotification(ctx context.Context, method string, params []byte) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	data, err := encodeNotification(method, params)
+	if err != nil {
+		return 0, fmt.Errorf("marshaling message: %w", err)
+	}
+	return s.writeFrame(data)
+}
+
 func (s *Stream) writeFrame(data []byte) (int64, error) {
 	frame := make([]byte, 0, len(data)+32)
 	frame = fmt.Appendf(frame, "Content-Length: %d\r\n\r\n", len(data))
