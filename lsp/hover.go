@@ -11,7 +11,9 @@ import (
 
 // Hover shows, on a server's name, what each tool that reads the file will
 // start under that name (its effective, merged definition and where each
-// part comes from); on a server's field, the field's documentation.
+// part comes from), and, for an entry sync wrote that differs from its
+// source, both versions (hover_sync.go); on a server's field, the field's
+// documentation.
 func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
 	path, ok := uriToPath(params.TextDocument.URI)
 	if !ok {
@@ -49,7 +51,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 		return nil, err
 	}
 	return &protocol.Hover{
-		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown},
+		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown + s.syncHover(ctx, params.TextDocument.URI, offset)},
 		Range:    &rng,
 	}, nil
 }

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
+	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
@@ -155,3 +157,47 @@ func (t Target) CurrentEntry(server string) (any, bool) {
 
 // RenderEntry writes an entry as JSON with two-space indentation.
 func RenderEntry(v any) string { return string(convert.RenderEntry(v, "  ", "\n")) }
+
+// secretMaps are the entry keys whose values may be secrets: shown in
+// hover only when they are references to variables.
+var secretMaps = []string{"env", "environment", "headers", "http_headers", "env_http_headers"}
+
+// MaskEntry returns a copy of an entry fit for hover: values of env and
+// headers masked unless they only reference variables, other strings
+// through effective.MaskIfSecret (tokens, URL query values).
+func MaskEntry(v any) any { return mask(v, false) }
+
+func mask(v any, secret bool) any {
+	switch v := v.(type) {
+	case convert.Object:
+		out := make(convert.Object, len(v))
+		for i, m := range v {
+			out[i] = convert.Member{Key: m.Key, Value: mask(m.Value, secret || slices.Contains(secretMaps, m.Key))}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = mask(e, secret)
+		}
+		return out
+	case string:
+		if secret && !strings.Contains(v, "${") && !strings.Contains(v, "{env:") {
+			return rules.Masked
+		}
+		return effective.MaskIfSecret(v)
+	}
+	return v
+}
+
+// KeySpan is where the name of server's entry is in a target's parse.
+func KeySpan(f *jsonc.File, t Target, server string) (span.Span, bool) {
+	if f == nil || f.Root == nil {
+		return span.Span{}, false
+	}
+	m := memberAt(f.Root, append(slices.Clone(t.MapPath), server))
+	if m == nil || m.Key == nil {
+		return span.Span{}, false
+	}
+	return m.Key.Span, true
+}

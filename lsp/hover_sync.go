@@ -1,0 +1,59 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
+	mcpsync "github.com/mcp-lsp/mcp-lsp/analysis/sync"
+)
+
+// syncHover is the part of a server's hover about sync: for an entry
+// mcp-lsp sync wrote (it has a record) that no longer matches its source,
+// both versions, the entry here and what the source gives, masked like
+// the rest of hover. It says whether the entry was changed by hand (drift:
+// sync leaves it alone) or the source changed (the next sync updates it).
+// "" when the entry is not synced or matches its source, or the cursor
+// is not on its name.
+func (s *Server) syncHover(ctx context.Context, uri protocol.DocumentURI, offset int) string {
+	af, ok := s.resolveActionFile(ctx, uri)
+	if !ok {
+		return ""
+	}
+	name, ok := fix.ServerAt(af.doc, offset, offset)
+	if !ok {
+		return ""
+	}
+	v, ok := newSyncView(af)
+	if !ok {
+		return ""
+	}
+	plan, rec, ok := v.planUpdate(name)
+	if !ok {
+		return ""
+	}
+	tp := plan.Targets[0]
+	if sp, ok := mcpsync.KeySpan(af.doc.Parsed, tp.Target, name); !ok || !sp.ContainsInclusive(offset) {
+		return "" // on the server's name only, where the finding is
+	}
+	here, ok := tp.Target.CurrentEntry(name)
+	if !ok {
+		return ""
+	}
+	source, ok := tp.Entry(name)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n\n---\n\n")
+	if mcpsync.HashEntry(here) != rec.Hash {
+		fmt.Fprintf(&b, "**Synced from %s**, changed by hand since (drift): `mcp-lsp sync` leaves it alone; the quick fix \"Update from %s\" writes the source's version again.\n\n", rec.Source, rec.Source)
+	} else {
+		fmt.Fprintf(&b, "**Synced from %s**, which has changed since: the next `mcp-lsp sync %s` updates it.\n\n", rec.Source, rec.Source)
+	}
+	fmt.Fprintf(&b, "Here:\n\n```json\n%s\n```\n\nFrom %s:\n\n```json\n%s\n```\n", mcpsync.RenderEntry(mcpsync.MaskEntry(here)), rec.Source, mcpsync.RenderEntry(mcpsync.MaskEntry(source)))
+	return b.String()
+}

@@ -1,0 +1,52 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+// TestHoverShowsDrift: on the name of an entry sync wrote and someone
+// changed by hand, hover shows both versions (this file's and the
+// source's), secrets masked; on a field of it, and on an entry in sync,
+// it adds nothing.
+func TestHoverShowsDrift(t *testing.T) {
+	const secret = "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
+	scen, err := os.ReadFile(filepath.Join("..", "testdata", "scenarios", "rule-sync-drift.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, f := range txtar.Parse(scen).Files {
+		if f.Name != "want.json" {
+			files[f.Name] = string(f.Data)
+		}
+	}
+	// A secret in the source, which hover must not show.
+	files[".mcp.json"] = strings.Replace(files[".mcp.json"], `"args": ["--read-only"]`, `"args": ["--read-only"], "env": {"TOKEN": "`+secret+`"}`, 1)
+	c, ed, dir := actionProject(t, "full", files)
+	path := filepath.Join(dir, "opencode.json")
+	uri := ed.open(path)
+	text, _ := ed.content(path)
+	got := c.hover(uri, markerRange(t, text, `"|db"`).Start)
+	for _, want := range []string{"**Synced from .mcp.json**, changed by hand since (drift)", `"--read-write"`, `"--read-only"`, "From .mcp.json:", `"TOKEN": "••••••"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("hover lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, secret) {
+		t.Errorf("hover shows the secret:\n%s", got)
+	}
+	if field := c.hover(uri, markerRange(t, text, `"|command"`).Start); strings.Contains(field, "Synced from") {
+		t.Errorf("hover on a field shows the sync section:\n%s", field)
+	}
+	src := filepath.Join(dir, ".mcp.json")
+	suri := ed.open(src)
+	stext, _ := ed.content(src)
+	if h := c.hover(suri, markerRange(t, stext, `"|db"`).Start); strings.Contains(h, "Synced from") {
+		t.Errorf("hover on the source shows the sync section:\n%s", h)
+	}
+}
