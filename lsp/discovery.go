@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	mcpsync "github.com/mcp-lsp/mcp-lsp/analysis/sync"
 	"github.com/mcp-lsp/mcp-lsp/discovery"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
@@ -179,6 +180,9 @@ func (s *Server) registerWatchers(ctx context.Context) {
 	watchers = append(watchers,
 		map[string]any{"globPattern": "**/.claude/settings*.json"},
 		map[string]any{"globPattern": "**/" + "." + "mcp-lsp.json"},
+		// The sync records: a sync run in a terminal changes which
+		// entries are drift (sync-drift).
+		map[string]any{"globPattern": "**/" + mcpsync.RecordsFile},
 	)
 	if caps.RelativePatternSupport && s.opts.Env.Home != "" {
 		base := string(pathToURI(s.opts.Env.Home))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"go.lsp.dev/protocol"
 	"golang.org/x/tools/txtar"
 )
 
@@ -49,4 +50,38 @@ func TestHoverShowsDrift(t *testing.T) {
 	if h := c.hover(suri, markerRange(t, stext, `"|db"`).Start); strings.Contains(h, "Synced from") {
 		t.Errorf("hover on the source shows the sync section:\n%s", h)
 	}
+}
+
+// TestDriftFollowsRecordsOnDisk: a sync run in a terminal writes the
+// records; once the client reports the change, the open target that was
+// changed by hand shows sync-drift, and it goes when the records go.
+func TestDriftFollowsRecordsOnDisk(t *testing.T) {
+	scen, err := os.ReadFile(filepath.Join("..", "testdata", "scenarios", "rule-sync-drift.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	var records string
+	for _, f := range txtar.Parse(scen).Files {
+		switch f.Name {
+		case "want.json":
+		case ".mcp-lsp/sync.json":
+			records = string(f.Data)
+		default:
+			files[f.Name] = string(f.Data)
+		}
+	}
+	c, ed, dir := actionProject(t, "full", files)
+	path := filepath.Join(dir, "opencode.json")
+	uri := ed.open(path)
+	c.waitDiagnostics(uri, "no records, no drift", func(p publishParams) bool { return versionIs(p, 1) && !hasCode(p, "sync-drift") })
+	recs := filepath.Join(dir, ".mcp-lsp", "sync.json")
+	mustWrite(t, recs, records)
+	c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, protocol.DidChangeWatchedFilesParams{Changes: []*protocol.FileEvent{{URI: pathToURI(recs), Type: protocol.FileChangeTypeCreated}}})
+	c.waitDiagnostics(uri, "drift once recorded", func(p publishParams) bool { return hasCode(p, "sync-drift") })
+	if err := os.Remove(recs); err != nil {
+		t.Fatal(err)
+	}
+	c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, protocol.DidChangeWatchedFilesParams{Changes: []*protocol.FileEvent{{URI: pathToURI(recs), Type: protocol.FileChangeTypeDeleted}}})
+	c.waitDiagnostics(uri, "no drift without records", func(p publishParams) bool { return !hasCode(p, "sync-drift") })
 }
