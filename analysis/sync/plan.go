@@ -150,7 +150,7 @@ func Compute(src Source, vars Vars, targets []Target, old *Records, opts Options
 	if old == nil {
 		old = &Records{Version: recordsVersion}
 	}
-	servers, subs, err := readSource(src, vars)
+	servers, subs, err := readSource(src, vars, opts.Only)
 	if err != nil {
 		return nil, err
 	}
@@ -182,8 +182,9 @@ func Compute(src Source, vars Vars, targets []Target, old *Records, opts Options
 	return plan, nil
 }
 
-// readSource lists the servers of the source, in order.
-func readSource(src Source, vars Vars) ([]serverOf, []Substitution, error) {
+// readSource lists the servers of the source, in order: only the one
+// called only, when given (the others are not converted).
+func readSource(src Source, vars Vars, only string) ([]serverOf, []Substitution, error) {
 	if src.Content == nil {
 		return nil, nil, nil
 	}
@@ -207,7 +208,7 @@ func readSource(src Source, vars Vars) ([]serverOf, []Substitution, error) {
 	var out []serverOf
 	var subs []Substitution
 	for _, sm := range m.Value.Members {
-		if sm.Key == nil || m.Value.Get(sm.Key.Str) != sm {
+		if sm.Key == nil || m.Value.Get(sm.Key.Str) != sm || only != "" && sm.Key.Str != only {
 			continue
 		}
 		s, _, err := convert.FromEntry(src.Dialect, sm.Key.Str, sm.Value)
