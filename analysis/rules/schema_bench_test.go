@@ -29,10 +29,10 @@ func benchServers(n int) []byte {
 		}
 		if i%2 == 0 {
 			fmt.Fprintf(&b, `    "server-%04d": {
-      "command": "npx",
+      "command": "node",
       "args": [
-        "-y",
-        "@modelcontextprotocol/server-filesystem",
+        "/opt/mcp/server-filesystem/dist/index.js",
+        "--root",
         "/tmp/%04d"
       ],
       "env": {
