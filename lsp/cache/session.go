@@ -126,7 +126,7 @@ func (s *Session) modify(mods []Modification, diskChanged []string, forgetAll bo
 		} else {
 			overlays[m.Path] = m.Overlay
 		}
-		changed = changed || had != (m.Overlay != nil)
+		changed = changed || (had != (m.Overlay != nil) && !s.current.readOnDisk(m.Path))
 	}
 	if changed {
 		// A program may have been installed, a file created or deleted:
@@ -144,4 +144,17 @@ func (s *Session) modify(mods []Modification, diskChanged []string, forgetAll bo
 	}
 	s.current = next
 	return next
+}
+
+// readOnDisk reports whether this snapshot has read path from disk and
+// found a regular file. Opening or closing a buffer over such a file
+// changes no file's existence, so it does not start a new generation:
+// the analyses of the other files (and of this one, when the buffer holds
+// what the disk does) stay valid. On a 20,000-server file, the open after
+// the first diagnosis of the file on disk analysed it all over again.
+func (s *Snapshot) readOnDisk(path string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, ok := s.disk[path]
+	return ok && f.Exists && f.ReadErr == nil
 }
