@@ -319,11 +319,7 @@ func printFixDiff(stdout, stderr io.Writer, fixed []*fixedFile, blocked, ioFaile
 			fmt.Fprintf(stderr, "mcp-lsp check: %v\n", err)
 			return 2
 		}
-		out := b.Bytes()
-		for _, s := range ff.secrets {
-			out = bytes.ReplaceAll(out, []byte(s), []byte(rules.Masked))
-		}
-		if _, err := stdout.Write(out); err != nil {
+		if _, err := stdout.Write(maskSecrets(b.Bytes(), ff.secrets)); err != nil {
 			fmt.Fprintf(stderr, "mcp-lsp check: %v\n", err)
 			return 2
 		}

@@ -6,11 +6,24 @@ import (
 	"io"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 )
 
 // diffContext is the number of unchanged lines around each change in a
 // hunk, as `diff -u` prints.
 const diffContext = 3
+
+// maskSecrets returns the text of a diff with each literal secret
+// (as written in the file, see literalSecrets) replaced by rules.Masked:
+// every diff mcp-lsp prints (check --diff, sync --dry-run) shows a
+// secret masked, as everywhere else. Such a hunk is then for reading;
+// --fix or sync itself writes the real value.
+func maskSecrets(diff []byte, secrets []string) []byte {
+	for _, s := range secrets {
+		diff = bytes.ReplaceAll(diff, []byte(s), []byte(rules.Masked))
+	}
+	return diff
+}
 
 // writeUnifiedDiff prints the unified diff of applying edits (sorted, of
 // one file, as fix.Apply takes them) to old, under the names a/name and

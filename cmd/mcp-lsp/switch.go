@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -91,7 +92,12 @@ func runSwitch(_ context.Context, enable bool, args []string, stdout, stderr io.
 		name := rel(launch, f.Path)
 		if *dryRun {
 			old := f.Old
-			if err := writeUnifiedDiff(stdout, filepath.ToSlash(name), old, fix.DiffEdits(f.Path, old, f.New)); err != nil {
+			var b bytes.Buffer
+			if err := writeUnifiedDiff(&b, filepath.ToSlash(name), old, fix.DiffEdits(f.Path, old, f.New)); err != nil {
+				return fail(2, "%v", err)
+			}
+			secrets := fileSecrets(cache.NewSession(nil, reg), cache.DiagnoseOptions{Registry: reg, Env: env}, f.Path, old, f.New)
+			if _, err := stdout.Write(maskSecrets(b.Bytes(), secrets)); err != nil {
 				return fail(2, "%v", err)
 			}
 			continue

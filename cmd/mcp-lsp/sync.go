@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -199,6 +200,7 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	report := stdout
 	if *dryRun {
 		report = stderr // stdout is the patch alone
+		session := cache.NewSession(nil, se.reg)
 		for _, tp := range plan.Targets {
 			if !tp.Changed() {
 				continue
@@ -207,7 +209,12 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if !tp.Target.Exists {
 				old = nil
 			}
-			if err := writeUnifiedDiff(stdout, tp.Target.Rel, old, fix.DiffEdits(tp.Target.Path, old, tp.New)); err != nil {
+			var b bytes.Buffer
+			if err := writeUnifiedDiff(&b, tp.Target.Rel, old, fix.DiffEdits(tp.Target.Path, old, tp.New)); err != nil {
+				return fail("%v", err)
+			}
+			secrets := fileSecrets(session, cache.DiagnoseOptions{Registry: se.reg, Env: se.env}, tp.Target.Path, old, tp.New)
+			if _, err := stdout.Write(maskSecrets(b.Bytes(), secrets)); err != nil {
 				return fail("%v", err)
 			}
 		}
@@ -449,4 +456,23 @@ func writeNew(path string, content []byte) error {
 		return err
 	}
 	return nil
+}
+
+// fileSecrets returns the literal secrets the rules find in a target file
+// as it is (old) and as sync would write it (next), each text analysed as
+// the tool's file at path, so that a dry run's diff masks them (sync,
+// enable and disable).
+func fileSecrets(session *cache.Session, opts cache.DiagnoseOptions, path string, old, next []byte) []string {
+	var out []string
+	for i, content := range [][]byte{old, next} {
+		if content == nil {
+			continue
+		}
+		ov := &cache.Overlay{Path: path, Version: int32(i + 1), Content: content}
+		session.Modify([]cache.Modification{{Path: path, Overlay: ov}}, nil)
+		if f, found, ok := session.Snapshot().Diagnose(path, opts); ok && f.Exists {
+			out = append(out, literalSecrets(content, found)...)
+		}
+	}
+	return out
 }
