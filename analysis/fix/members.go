@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 )
 
 // The member edits below are the building blocks of every fix and
@@ -17,23 +18,42 @@ import (
 // comma is left behind in strict JSON, unless it had a trailing comma of
 // its own (the file's style, kept).
 func (d *Document) removeMember(obj *jsonc.Node, i int) []Edit {
+	prevEnd := -1
+	if i > 0 {
+		prevEnd = obj.Members[i-1].Value.Span.End
+	}
+	return d.removeItem(obj.Members[i].Span, prevEnd)
+}
+
+// removeElement deletes element i of arr the way removeMember deletes a
+// member.
+func (d *Document) removeElement(arr *jsonc.Node, i int) []Edit {
+	prevEnd := -1
+	if i > 0 {
+		prevEnd = arr.Elements[i-1].Span.End
+	}
+	return d.removeItem(arr.Elements[i].Span, prevEnd)
+}
+
+// removeItem deletes the member or element at sp with its separating
+// comma; prevEnd is where the item before it ends (-1 for the first).
+func (d *Document) removeItem(sp span.Span, prevEnd int) []Edit {
 	src := d.Content
-	m := obj.Members[i]
-	start, end := m.Span.Start, m.Span.End
+	start, end := sp.Start, sp.End
 	comma, hasComma := d.commaAfter(end)
 	if hasComma {
 		end = comma + 1
 	}
 	var edits []Edit
 	var prevComma = -1
-	if !hasComma && i > 0 {
-		if pc, ok := d.commaAfter(obj.Members[i-1].Value.Span.End); ok {
+	if !hasComma && prevEnd >= 0 {
+		if pc, ok := d.commaAfter(prevEnd); ok {
 			prevComma = pc
 		}
 	}
 	switch {
 	case startsLine(src, start) && endsLine(src, end):
-		// The member has its lines to itself: delete them whole.
+		// The item has its lines to itself: delete them whole.
 		if prevComma >= 0 {
 			edits = append(edits, d.edit(prevComma, prevComma+1, ""))
 		}

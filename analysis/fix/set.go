@@ -253,42 +253,6 @@ func JSONList(content []byte, path []string) ([]string, bool) {
 	return out, true
 }
 
-// removeElement deletes element i of arr with the comma separating it
-// from a neighbour, the way removeMember deletes a member.
-func (d *Document) removeElement(arr *jsonc.Node, i int) []Edit {
-	src := d.Content
-	e := arr.Elements[i]
-	start, end := e.Span.Start, e.Span.End
-	comma, hasComma := d.commaAfter(end)
-	if hasComma {
-		end = comma + 1
-	}
-	prevComma := -1
-	if !hasComma && i > 0 {
-		if pc, ok := d.commaAfter(arr.Elements[i-1].Span.End); ok {
-			prevComma = pc
-		}
-	}
-	var edits []Edit
-	switch {
-	case startsLine(src, start) && endsLine(src, end):
-		if prevComma >= 0 {
-			edits = append(edits, d.edit(prevComma, prevComma+1, ""))
-		}
-		edits = append(edits, d.edit(lineStart(src, start), nextLine(src, end), ""))
-	case prevComma >= 0 && isBlank(src[prevComma+1:start]):
-		edits = append(edits, d.edit(prevComma, end, ""))
-	case prevComma >= 0:
-		edits = append(edits, d.edit(prevComma, prevComma+1, ""), d.edit(start, end, ""))
-	default:
-		if hasComma {
-			end = skipBlanks(src, end)
-		}
-		edits = append(edits, d.edit(start, end, ""))
-	}
-	return edits
-}
-
 // LookupJSON returns the value at path in content's parse, nil when the
 // content does not parse or the path is not there.
 func LookupJSON(content []byte, path []string) *jsonc.Node {
