@@ -93,6 +93,8 @@ type Server struct {
 	clientCap protocol.ClientCapabilities
 	settings  analysis.Settings
 	editor    editorSettings
+	// settingsReceived: the client has answered with its settings once.
+	settingsReceived bool
 	// encoding is the position encoding negotiated at initialize.
 	encoding Encoding
 	// pullDiagnostics: the client pulls diagnostics (LSP 3.17), so the

@@ -336,3 +336,9 @@ func (c *parseCache) get(path string, key parseKey, fm format, content []byte) *
 	}
 	return e.file
 }
+
+// Generation is the session's generation this snapshot belongs to: the
+// lookups and per-file analyses of one generation are reused by the next
+// snapshots until something that may change them (a settings change, a
+// file appearing) starts a new one.
+func (s *Snapshot) Generation() uint64 { return s.generation }
