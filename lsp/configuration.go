@@ -50,6 +50,9 @@ func (s *Server) setSettings(raw json.RawMessage) {
 		return
 	}
 	features, problems := takeEditorSettings(value)
+	mode, modeProblems := takeVSCodeSchemaMode(value)
+	features.vscodeSchema = mode
+	problems = append(problems, modeProblems...)
 	settings, problems := analysis.SettingsFromValue(value, problems)
 	for _, p := range problems {
 		s.logger.Warn("mcpLsp setting", "problem", p)
@@ -85,9 +88,11 @@ func (s *Server) setSettings(raw json.RawMessage) {
 type editorSettings struct {
 	codeLens   bool // mcpLsp.codeLens
 	inlayHints bool // mcpLsp.inlayHints
+	// vscodeSchema is mcpLsp.vscodeSchemaDiagnostics (see vscodeschema.go).
+	vscodeSchema vscodeSchemaMode
 }
 
-var defaultEditorSettings = editorSettings{codeLens: true, inlayHints: true}
+var defaultEditorSettings = editorSettings{codeLens: true, inlayHints: true, vscodeSchema: vscodeSchemaAuto}
 
 // takeEditorSettings removes the editor feature settings from the
 // mcpLsp section and returns them (null or absent means the default).

@@ -50,6 +50,9 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 	if err != nil {
 		return nil, err
 	}
+	if s.leavesSchemaToClient(kind) {
+		h.Markdown += schemaLeftToClientNote
+	}
 	return &protocol.Hover{
 		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown + s.syncHover(ctx, params.TextDocument.URI, offset)},
 		Range:    &rng,

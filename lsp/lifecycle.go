@@ -17,6 +17,9 @@ func (s *Server) Initialize(_ context.Context, params *protocol.InitializeParams
 	folders := workspaceFolders(params)
 	s.mu.Lock()
 	s.clientCap = params.Capabilities
+	if params.ClientInfo != nil {
+		s.clientName = params.ClientInfo.Name
+	}
 	s.lifecycle = stateInitialized
 	s.folders = folders
 	s.mu.Unlock()

@@ -91,8 +91,10 @@ type Server struct {
 	exited    chan struct{}
 	exitOnce  sync.Once
 	clientCap protocol.ClientCapabilities
-	settings  analysis.Settings
-	editor    editorSettings
+	// clientName is clientInfo.name from initialize ("" when not sent).
+	clientName string
+	settings   analysis.Settings
+	editor     editorSettings
 	// settingsReceived: the client has answered with its settings once.
 	settingsReceived bool
 	// encoding is the position encoding negotiated at initialize.

@@ -28,7 +28,16 @@ export interface ServerSettings {
   codeLens: boolean;
   /** Whether to show inlay hints (variables set or not, tool-name budget). */
   inlayHints: boolean;
+  /**
+   * Whether to report in VS Code's own mcp.json files the problems VS Code's
+   * MCP schema already shows: "auto" leaves them to VS Code when the editor
+   * is VS Code, "always" reports them anyway, "never" never does.
+   */
+  vscodeSchemaDiagnostics: VscodeSchemaDiagnostics;
 }
+
+export const VSCODE_SCHEMA_DIAGNOSTICS = ['auto', 'always', 'never'] as const;
+export type VscodeSchemaDiagnostics = (typeof VSCODE_SCHEMA_DIAGNOSTICS)[number];
 
 export const DEFAULT_SETTINGS: Readonly<ServerSettings> = Object.freeze({
   tools: [],
@@ -36,6 +45,7 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = Object.freeze({
   commandLookup: true,
   codeLens: true,
   inlayHints: true,
+  vscodeSchemaDiagnostics: 'auto',
 });
 
 export interface Normalized {
@@ -61,6 +71,7 @@ export function toServerSettings(raw: unknown): Normalized {
     commandLookup: DEFAULT_SETTINGS.commandLookup,
     codeLens: DEFAULT_SETTINGS.codeLens,
     inlayHints: DEFAULT_SETTINGS.inlayHints,
+    vscodeSchemaDiagnostics: DEFAULT_SETTINGS.vscodeSchemaDiagnostics,
   };
   if (raw === undefined || raw === null) {
     return { settings, problems };
@@ -103,6 +114,13 @@ export function toServerSettings(raw: unknown): Normalized {
     } else if (v !== undefined && v !== null) {
       problems.push(`${SECTION}.${key}: expected true or false; using ${settings[key]}`);
     }
+  }
+
+  const mode = raw.vscodeSchemaDiagnostics;
+  if ((VSCODE_SCHEMA_DIAGNOSTICS as readonly unknown[]).includes(mode)) {
+    settings.vscodeSchemaDiagnostics = mode as VscodeSchemaDiagnostics;
+  } else if (mode !== undefined && mode !== null) {
+    problems.push(`${SECTION}.vscodeSchemaDiagnostics: expected one of ${VSCODE_SCHEMA_DIAGNOSTICS.join(', ')}; using ${settings.vscodeSchemaDiagnostics}`);
   }
 
   return { settings, problems };

@@ -113,7 +113,10 @@ describe('package.json contributions', () => {
       'mcpLsp.server.path',
       'mcpLsp.tools',
       'mcpLsp.trace.server',
+      'mcpLsp.vscodeSchemaDiagnostics',
     ]);
+    assert.deepEqual(props['mcpLsp.vscodeSchemaDiagnostics']?.enum, ['auto', 'always', 'never']);
+    assert.equal(props['mcpLsp.vscodeSchemaDiagnostics']?.default, 'auto');
     assert.deepEqual((props['mcpLsp.tools']?.items as { enum: string[] }).enum, [...TOOL_IDS]);
     assert.deepEqual(
       (props['mcpLsp.rules']?.additionalProperties as { enum: string[] }).enum,

@@ -22,6 +22,7 @@ describe('toServerSettings', () => {
       commandLookup: false,
       codeLens: false,
       inlayHints: false,
+      vscodeSchemaDiagnostics: 'always',
     });
     assert.deepEqual(problems, []);
     assert.deepEqual(settings, {
@@ -30,8 +31,9 @@ describe('toServerSettings', () => {
       commandLookup: false,
       codeLens: false,
       inlayHints: false,
+      vscodeSchemaDiagnostics: 'always',
     });
-    assert.deepEqual(Object.keys(settings).sort(), ['codeLens', 'commandLookup', 'inlayHints', 'rules', 'tools']);
+    assert.deepEqual(Object.keys(settings).sort(), ['codeLens', 'commandLookup', 'inlayHints', 'rules', 'tools', 'vscodeSchemaDiagnostics']);
   });
 
   it('accepts every registry tool id', () => {
@@ -52,9 +54,10 @@ describe('toServerSettings', () => {
       rules: { b: 'warning', c: 1, d: { x: 1 } },
       commandLookup: 'yes',
       codeLens: 0,
+      vscodeSchemaDiagnostics: 'sometimes',
     });
     assert.deepEqual(settings, { ...DEFAULT_SETTINGS, tools: ['claude-code'], rules: { b: 'warning' } });
-    assert.equal(problems.length, 6, problems.join('\n'));
+    assert.equal(problems.length, 7, problems.join('\n'));
   });
 
   it('reports a section of the wrong shape', () => {

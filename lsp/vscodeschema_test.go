@@ -1,0 +1,130 @@
+package lsp
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+// initializeAs initializes like c.initialize, naming the client in
+// clientInfo as an editor does.
+func (c *testClient) initializeAs(root, clientName string) {
+	c.t.Helper()
+	params := map[string]any{
+		"processId":        nil,
+		"rootUri":          nil,
+		"clientInfo":       map[string]any{"name": clientName, "version": "1.139.0"},
+		"capabilities":     map[string]any{"workspace": map[string]any{"configuration": true}},
+		"workspaceFolders": []map[string]any{{"uri": string(pathToURI(root)), "name": "root"}},
+	}
+	if err := c.call(protocol.MethodInitialize, params, &json.RawMessage{}); err != nil {
+		c.t.Fatalf("initialize: %v", err)
+	}
+	c.notify(protocol.MethodInitialized, protocol.InitializedParams{})
+}
+
+// vscodeSchemaFile has one schema error VS Code's own schema reports
+// ("command": 1, "Incorrect type. Expected "string".") and one semantic
+// finding it does not (an undeclared ${input:...}).
+const vscodeSchemaFile = `{"servers": {"a": {"command": 1}, "b": {"command": "x", "args": ["${input:tok}"]}}}`
+
+// TestVSCodeSchemaFindingsLeftToVSCode: in .vscode/mcp.json and VS Code's
+// user mcp.json, a client that is VS Code (or code-server) gets no
+// finding its own MCP schema already shows, but still the semantic ones;
+// other clients get both; mcpLsp.vscodeSchemaDiagnostics overrides; and
+// files VS Code does not validate keep every finding.
+func TestVSCodeSchemaFindingsLeftToVSCode(t *testing.T) {
+	for _, tc := range []struct {
+		client  string
+		setting any // mcpLsp.vscodeSchemaDiagnostics; nil: not set
+		schema  bool
+	}{
+		{"Visual Studio Code", nil, false},
+		{"code-server", nil, false},
+		{"Visual Studio Code", "auto", false},
+		{"Neovim", nil, true},
+		{"Cursor", nil, true},
+		{"", nil, true},
+		{"Visual Studio Code", "always", true},
+		{"Neovim", "never", false},
+	} {
+		t.Run(tc.client+"/"+func() string { s, _ := tc.setting.(string); return s }(), func(t *testing.T) {
+			dir := t.TempDir()
+			c := startServer(t, Options{})
+			if tc.setting != nil {
+				c.settings = map[string]any{vscodeSchemaSetting: tc.setting}
+			}
+			c.initializeAs(dir, tc.client)
+			c.waitConfigAsked()
+			want := func(p publishParams) bool {
+				return hasCode(p, "undefined-input") && hasCode(p, "invalid-field-value") == tc.schema
+			}
+			uri := c.open(filepath.Join(dir, ".vscode", "mcp.json"), vscodeSchemaFile)
+			p := c.waitDiagnostics(uri, ".vscode/mcp.json", want)
+			user := c.open(filepath.Join(dir, "home", ".config", "Code", "User", "mcp.json"), vscodeSchemaFile)
+			c.waitDiagnostics(user, "user mcp.json", want)
+			for _, d := range p.Diagnostics {
+				if d.Code == "invalid-field-value" && d.Range.Start.Line != 0 {
+					t.Errorf("invalid-field-value at %v", d.Range)
+				}
+			}
+
+			// A file VS Code does not validate keeps its schema findings.
+			other := c.open(filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"a": {"command": 1}}}`)
+			c.waitDiagnostics(other, ".mcp.json", func(p publishParams) bool { return hasCode(p, "invalid-field-value") })
+
+			// Hover says who reports the schema problems.
+			h := c.hover(uri, protocol.Position{Line: 0, Character: 15})
+			if h == "" {
+				t.Fatal("no hover on a server name")
+			}
+			if got := strings.Contains(h, "VS Code reports this file's schema problems"); got == tc.schema {
+				t.Errorf("hover note shown = %v, want %v:\n%s", got, !tc.schema, h)
+			}
+		})
+	}
+}
+
+// TestVSCodeSchemaSettingChangeTakesEffect: changing the setting while
+// the server runs brings the schema findings back.
+func TestVSCodeSchemaSettingChangeTakesEffect(t *testing.T) {
+	dir := t.TempDir()
+	c := startServer(t, Options{})
+	c.initializeAs(dir, "Visual Studio Code")
+	uri := c.open(filepath.Join(dir, ".vscode", "mcp.json"), vscodeSchemaFile)
+	c.waitDiagnostics(uri, "schema findings left to VS Code", func(p publishParams) bool {
+		return hasCode(p, "undefined-input") && !hasCode(p, "invalid-field-value")
+	})
+	c.notify(protocol.MethodWorkspaceDidChangeConfiguration, protocol.DidChangeConfigurationParams{
+		Settings: map[string]any{"mcpLsp": map[string]any{vscodeSchemaSetting: "always"}},
+	})
+	c.waitDiagnostics(uri, "schema findings back", func(p publishParams) bool {
+		return hasCode(p, "undefined-input") && hasCode(p, "invalid-field-value")
+	})
+}
+
+func TestTakeVSCodeSchemaMode(t *testing.T) {
+	for _, tc := range []struct {
+		value    any
+		want     vscodeSchemaMode
+		problems int
+	}{
+		{nil, vscodeSchemaAuto, 0},
+		{"always", vscodeSchemaAlways, 0},
+		{"never", vscodeSchemaNever, 0},
+		{"sometimes", vscodeSchemaAuto, 1},
+		{true, vscodeSchemaAuto, 1},
+	} {
+		settings := map[string]any{vscodeSchemaSetting: tc.value}
+		got, problems := takeVSCodeSchemaMode(settings)
+		if got != tc.want || len(problems) != tc.problems {
+			t.Errorf("%v: got %q %v, want %q and %d problems", tc.value, got, problems, tc.want, tc.problems)
+		}
+		if _, left := settings[vscodeSchemaSetting]; left {
+			t.Errorf("%v: setting left for analysis", tc.value)
+		}
+	}
+}
