@@ -12,7 +12,8 @@ import (
 // Hover shows, on a server's name, what each tool that reads the file will
 // start under that name (its effective, merged definition and where each
 // part comes from), and, for an entry sync wrote that differs from its
-// source, both versions (hover_sync.go); on a server's field, the field's
+// source, both versions (hover_sync.go), and why a tool reading it has no
+// "Disable in" action (hover_switch.go); on a server's field, the field's
 // documentation.
 func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
 	path, ok := uriToPath(params.TextDocument.URI)
@@ -54,7 +55,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 		h.Markdown += schemaLeftToClientNote
 	}
 	return &protocol.Hover{
-		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown + s.syncHover(ctx, params.TextDocument.URI, offset)},
+		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown + s.syncHover(ctx, params.TextDocument.URI, offset) + s.switchHover(ctx, params.TextDocument.URI, offset)},
 		Range:    &rng,
 	}, nil
 }

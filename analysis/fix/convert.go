@@ -57,6 +57,17 @@ func ServerAt(doc *Document, start, end int) (string, bool) {
 	return "", false
 }
 
+// ServerNameAt returns the name of the server whose key (its name, with
+// the quotes) holds off: hover's per-server sections show there only.
+func ServerNameAt(doc *Document, off int) (string, bool) {
+	for _, s := range servers(doc) {
+		if k := s.server.Member.Key; k != nil && k.Span.ContainsInclusive(off) {
+			return s.server.Name, true
+		}
+	}
+	return "", false
+}
+
 // ServerConversions lists the conversions of the server at [start, end]
 // into every other tool's format that can hold it. A target that cannot
 // (a remote server for Claude Desktop) or that already reads this file is

@@ -215,8 +215,9 @@ func PlanSwitch(in SwitchInput) (*SwitchPlan, error) {
 	return nil, NoSwitch(tool)
 }
 
-// noSwitchReason says why a tool cannot be switched in a file.
-func noSwitchReason(t *registry.Tool) string {
+// NoSwitchReason says why a tool cannot be switched in a file: the error
+// of `mcp-lsp disable`, and hover where the editor offers no "Disable in".
+func NoSwitchReason(t *registry.Tool) string {
 	return t.Name + " has no per-server switch in its files (it keeps it in the app's own state, if anywhere); remove the entry, or use " + t.Name + " itself"
 }
 
@@ -233,7 +234,7 @@ func HasSwitch(t *registry.Tool) bool {
 }
 
 // NoSwitch is the error for a tool without a switch in a file.
-func NoSwitch(t *registry.Tool) error { return fmt.Errorf("%w: %s", ErrNoSwitch, noSwitchReason(t)) }
+func NoSwitch(t *registry.Tool) error { return fmt.Errorf("%w: %s", ErrNoSwitch, NoSwitchReason(t)) }
 
 // writer applies edits to files, each read once and edited in turn.
 type writer struct {
