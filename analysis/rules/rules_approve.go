@@ -19,7 +19,7 @@ import (
 
 // approveKeys are the per-server keys that approve tools without asking,
 // with the value that approves all of them: Cline, Roo Code and Kiro's
-// "autoApprove" / "alwaysAllow" lists with "*", Gemini CLI's "trust".
+// "autoApprove" / "alwaysAllow" lists with "*", Gemini CLI's (and Qwen Code's) "trust".
 var approveKeys = []string{"autoApprove", "alwaysAllow", "trust"}
 
 // approveEverything reports a server entry of a project file that
@@ -31,8 +31,8 @@ func approveEverything(in FileInput, server string, entry *jsonc.Node) []Diagnos
 		if m == nil || m.Value == nil {
 			continue
 		}
-		if key == "trust" && !readBy(in, "gemini-cli") {
-			continue // a key of Gemini CLI's only
+		if key == "trust" && !readBy(in, "gemini-cli") && !readBy(in, "qwen-code") {
+			continue // a key of Gemini CLI's and its fork Qwen Code's only
 		}
 		var what string
 		switch v := m.Value; {

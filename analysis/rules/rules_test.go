@@ -115,7 +115,12 @@ dropped. Gemini CLI reads
 (no walk-up) and the system files; in a folder its ` + "`trustedFolders.json`" + ` does
 not trust, no server starts, and its ` + "`mcp.allowed`" + `/` + "`mcp.excluded`" + ` lists and
 ` + "`mcp-server-enablement.json`" + ` block or disable servers: ` + "`mcp-lsp effective --tool gemini-cli`" + `
-shows each state.
+shows each state. Qwen Code (0.15.10), a fork of Gemini CLI, reads the same
+` + "`mcpServers`" + ` entries from ` + "`~/.qwen/settings.json`" + ` (` + "`$QWEN_HOME`" + `), the launch
+directory's ` + "`.qwen/settings.json`" + ` and ` + "`/etc/qwen-code/settings.json`" + `; a file
+with a syntax error or a trailing comma is renamed to
+` + "`settings.json.corrupted.<ms>`" + ` and its servers are lost (exit 0), and folder
+trust is off unless ` + "`security.folderTrust.enabled`" + ` is true: ` + "`mcp-lsp effective --tool qwen-code`" + `.
 
 Codex CLI (0.169.0, ` + "`config.toml`" + `) refuses its whole configuration for any
 TOML or type error, a missing or doubled transport, a field of the other

@@ -11,7 +11,7 @@ import (
 func TestDollarVarInOpenCode_StaysLiteral_VerifiedOpenCode1_18(t *testing.T) {
 	src := `{"mcp": {"gh": {"type": "remote", "url": "https://api.githubcopilot.com/mcp/", "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}}}}`
 	d := wantOne(t, semantics(t, "opencode.json", src), CodeForeignInterpolation, spanOf(t, src, "${GITHUB_TOKEN}", 0), SeverityWarning,
-		`OpenCode does not expand ${GITHUB_TOKEN}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI and Kiro; write {env:GITHUB_TOKEN})`)
+		`OpenCode does not expand ${GITHUB_TOKEN}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI, Qwen Code and Kiro; write {env:GITHUB_TOKEN})`)
 	wantData(t, d, FixKey, Fix{Kind: FixReplaceReference, Value: "{env:GITHUB_TOKEN}", Variable: "GITHUB_TOKEN", Safe: true})
 	wantData(t, d, "variable", "GITHUB_TOKEN")
 }
@@ -37,7 +37,7 @@ func TestBareDollarBraceVarInVSCode_NotResolved(t *testing.T) {
 	// microsoft/vscode PR #303156: VS Code resolves ${env:VAR}, not ${VAR}.
 	src := "{\"servers\": {\"api\": {\"type\": \"http\", \"url\": \"https://x.example.com\", \"headers\": {\"X-Key\": \"\\u0024{API_KEY}\"}}}}"
 	wantOne(t, semantics(t, ".vscode/mcp.json", src), CodeForeignInterpolation, spanOf(t, src, `\u0024{API_KEY}`, 0), SeverityWarning,
-		`VS Code does not expand ${API_KEY}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI and Kiro; write ${env:API_KEY})`)
+		`VS Code does not expand ${API_KEY}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI, Qwen Code and Kiro; write ${env:API_KEY})`)
 }
 
 func TestVSCodeVariableInClaudeFile(t *testing.T) {
@@ -60,7 +60,7 @@ func TestVSCodeVariableInClaudeFile(t *testing.T) {
 func TestCursorDocumentedForms(t *testing.T) {
 	src := `{"mcpServers": {"api": {"url": "https://x.example.com", "headers": {"Authorization": "Bearer ${TOKEN}"}}}}`
 	ds := only(semantics(t, ".cursor/mcp.json", src), CodeForeignInterpolation)
-	if len(ds) != 1 || ds[0].Message != `Cursor does not expand ${TOKEN}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI and Kiro; write ${env:TOKEN})` {
+	if len(ds) != 1 || ds[0].Message != `Cursor does not expand ${TOKEN}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI, Qwen Code and Kiro; write ${env:TOKEN})` {
 		t.Errorf("got\n%s", dump(ds))
 	}
 }
@@ -79,7 +79,7 @@ func TestCursorPredefinedVariables(t *testing.T) {
 func TestDefaultValueNeverShown(t *testing.T) {
 	src := `{"mcp": {"x": {"type": "local", "command": ["x"], "environment": {"A": "${A:-some default}"}}}}`
 	d := only(semantics(t, "opencode.json", src), CodeForeignInterpolation)
-	if len(d) != 1 || d[0].Message != `OpenCode does not expand ${A:-…}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI and Kiro; write {env:A})` {
+	if len(d) != 1 || d[0].Message != `OpenCode does not expand ${A:-…}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI, Qwen Code and Kiro; write {env:A})` {
 		t.Errorf("got\n%s", dump(d))
 	}
 }
@@ -142,7 +142,7 @@ func TestVSCodeEnvSyntaxInOpenCode_LeavesDollar(t *testing.T) {
 func TestNestedDefault_ReadAsTheToolsDo(t *testing.T) {
 	src := `{"mcp": {"x": {"type": "local", "command": ["x"], "environment": {"K": "é ${A:-${B}}"}}}}`
 	d := wantOne(t, semantics(t, "opencode.json", src), CodeForeignInterpolation, spanOf(t, src, "${A:-${B}", 0), SeverityWarning,
-		`OpenCode does not expand ${A:-…}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI and Kiro; write {env:A})`)
+		`OpenCode does not expand ${A:-…}: it stays literal text (that is the syntax of Claude Code, GitHub Copilot CLI, Gemini CLI, Qwen Code and Kiro; write {env:A})`)
 	wantData(t, d, "variable", "A")
 	// The default would be lost: not safe.
 	wantData(t, d, FixKey, Fix{Kind: FixReplaceReference, Value: "{env:A}", Variable: "A"})

@@ -30,7 +30,17 @@ type Env struct {
 	GeminiSystemSettings string
 	GeminiSystemDefaults string
 	CodexHome            string // $CODEX_HOME; default Home/.codex (Codex CLI)
-	GOOS                 string // runtime.GOOS of the machine the files are on
+	// QwenHome is $QWEN_HOME: Qwen Code's directory itself (default
+	// Home/.qwen), unlike GEMINI_CLI_HOME, which stands in for Home.
+	QwenHome string
+	// QwenSystemSettings and QwenSystemDefaults are
+	// $QWEN_CODE_SYSTEM_SETTINGS_PATH and $QWEN_CODE_SYSTEM_DEFAULTS_PATH;
+	// defaults: /etc/qwen-code/settings.json (per OS) and
+	// system-defaults.json beside it (getSystemSettingsPath in Qwen Code
+	// 0.15.10's cli.js).
+	QwenSystemSettings string
+	QwenSystemDefaults string
+	GOOS               string // runtime.GOOS of the machine the files are on
 }
 
 // OSEnv returns the environment of the current process.
@@ -61,6 +71,9 @@ func EnvFrom(getenv func(string) string, goos string) Env {
 		GeminiSystemSettings: getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
 		GeminiSystemDefaults: getenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"),
 		CodexHome:            getenv("CODEX_HOME"),
+		QwenHome:             getenv("QWEN_HOME"),
+		QwenSystemSettings:   getenv("QWEN_CODE_SYSTEM_SETTINGS_PATH"),
+		QwenSystemDefaults:   getenv("QWEN_CODE_SYSTEM_DEFAULTS_PATH"),
 		GOOS:                 goos,
 	}
 }
@@ -76,6 +89,7 @@ var templateVars = []string{
 	"{home}", "{xdgConfigHome}", "{copilotHome}", "{openCodeConfig}",
 	"{claudeHome}", "{claudeConfigDir}", "{codexHome}",
 	"{geminiHome}", "{geminiSystemSettings}", "{geminiSystemDefaults}",
+	"{qwenHome}", "{qwenSystemSettings}", "{qwenSystemDefaults}",
 	"{vscodeUser}",
 }
 
@@ -110,6 +124,15 @@ func (e Env) dir(v string) (dir string, ok bool) {
 		return or(e.GeminiCLIHome, "")
 	case "{vscodeUser}":
 		return e.vscodeUser()
+	case "{qwenHome}":
+		return or(e.QwenHome, "/.qwen")
+	case "{qwenSystemSettings}":
+		return e.qwenSystemSettings(), true
+	case "{qwenSystemDefaults}":
+		if e.QwenSystemDefaults != "" {
+			return e.QwenSystemDefaults, true
+		}
+		return path.Dir(e.qwenSystemSettings()) + "/system-defaults.json", true
 	case "{geminiSystemSettings}":
 		return e.geminiSystemSettings(), true
 	case "{geminiSystemDefaults}":
@@ -135,6 +158,21 @@ func (e Env) geminiSystemSettings() string {
 		return "C:/ProgramData/gemini-cli/settings.json"
 	}
 	return "/etc/gemini-cli/settings.json"
+}
+
+// qwenSystemSettings is Qwen Code's system settings file: the variable's
+// value, else the OS's place (getSystemSettingsPath in 0.15.10's cli.js).
+func (e Env) qwenSystemSettings() string {
+	if e.QwenSystemSettings != "" {
+		return e.QwenSystemSettings
+	}
+	switch e.GOOS {
+	case "darwin":
+		return "/Library/Application Support/QwenCode/settings.json"
+	case "windows":
+		return "C:/ProgramData/qwen-code/settings.json"
+	}
+	return "/etc/qwen-code/settings.json"
 }
 
 // vscodeUser is VS Code's user data directory, where extensions keep

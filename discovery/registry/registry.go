@@ -373,8 +373,14 @@ type Timeout struct {
 type Dialect struct {
 	ID   DialectID `json:"id"`
 	Tool ToolID    `json:"tool"`
-	Name string    `json:"name"`
-	Note string    `json:"note,omitempty"`
+	// SharedWith are other tools that read files of this dialect the same
+	// way (Qwen Code, a fork of Gemini CLI, reads Gemini CLI's mcpServers
+	// entries): their readers may name it, so the schema, the verdicts and
+	// the completion are one. Their own facts (files, strictness, trust)
+	// stay in their readers and profiles.
+	SharedWith []ToolID `json:"sharedWith,omitempty"`
+	Name       string   `json:"name"`
+	Note       string   `json:"note,omitempty"`
 }
 
 // Scope is the layer a file kind belongs to.

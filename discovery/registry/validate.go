@@ -91,6 +91,11 @@ func (r *Registry) validate(version int) error {
 		if r.toolByID[d.Tool] == nil {
 			add("%s: unknown tool %q", where, d.Tool)
 		}
+		for _, t := range d.SharedWith {
+			if r.toolByID[t] == nil || t == d.Tool {
+				add("%s: sharedWith %q is not another tool", where, t)
+			}
+		}
 		if d.Name == "" {
 			add("%s: name is empty", where)
 		}
@@ -161,7 +166,7 @@ func (r *Registry) validate(version int) error {
 			}
 			if d := r.dialByID[rd.Dialect]; d == nil {
 				add("%s: unknown dialect %q", rw, rd.Dialect)
-			} else if d.Tool != rd.Tool {
+			} else if d.Tool != rd.Tool && !slices.Contains(d.SharedWith, rd.Tool) {
 				add("%s: dialect %q belongs to tool %q", rw, rd.Dialect, d.Tool)
 			}
 			if slices.ContainsFunc(k.Readers[:j], func(o Reader) bool { return o.Tool == rd.Tool }) {
