@@ -344,6 +344,26 @@ describe('the extension in real VS Code (code-server + Chromium)', { skip: !REQU
     await s.page.keyboard.press('Escape');
   }));
 
+  it('.vscode/mcp.json: a schema error shows once, from VS Code\'s own schema', { timeout: STEP_TIMEOUT }, step(s, 'vscode-schema-once', async () => {
+    await s.open('.vscode/mcp.json');
+    // The server has seen the file and left its schema problems to VS Code:
+    // hover on the server's name says so.
+    await s.goTo(3, 6);
+    await s.command('Show or Focus Hover');
+    await s.page.locator('.monaco-hover-content', { hasText: "VS Code reports this file's schema problems" }).first().waitFor();
+    await s.page.keyboard.press('Escape');
+    await s.showProblems();
+    const inFile = (ps: Problem[]) => ps.filter((p) => p.file === '.vscode/mcp.json');
+    await s.waitProblems((ps) => inFile(ps).length > 0, 'VS Code\'s problem in .vscode/mcp.json');
+    await s.page.waitForTimeout(2000); // time for a second, duplicate problem to appear
+    const ps = inFile(await s.problems());
+    assert.equal(ps.length, 1, JSON.stringify(ps));
+    assert.notEqual(ps[0]?.source, 'mcp-lsp');
+    assert.match(ps[0]?.message ?? '', /Incorrect type/);
+    await s.shot('vscode-schema-once');
+    await s.open('.mcp.json'); // the next steps edit .mcp.json
+  }));
+
   it('completion offers the fields of a server', { timeout: STEP_TIMEOUT }, step(s, 'completion', async () => {
     await s.goTo(5, 24); // after "npx",
     await s.page.keyboard.press('Enter');
