@@ -101,15 +101,28 @@ describe('against a real mcp-lsp', { skip: 'bin' in found ? false : ('skip' in f
   });
 
   after(async () => {
+    // Every wait is bounded and the process is killed whatever happens:
+    // in three runs on a loaded machine the hook never got past an
+    // unbounded await, the server sat idle reading its stdin, and node
+    // kept the test process alive on its pipes (CI hung).
+    const bounded = (p: Promise<unknown>) => Promise.race([p, new Promise((r) => setTimeout(r, 2000))]);
     try {
-      await Promise.race([conn.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]);
-      await conn.sendNotification('exit');
+      await bounded(conn.sendRequest('shutdown'));
+      await bounded(conn.sendNotification('exit'));
     } catch {
       // the process may already be gone
+    } finally {
+      try {
+        conn?.dispose();
+      } catch {
+        // disposing a connection whose process is gone may throw
+      }
+      proc?.kill();
+      proc?.stdin?.destroy();
+      proc?.stdout?.destroy();
+      proc?.stderr?.destroy();
+      rmSync(tmp, { recursive: true, force: true });
     }
-    conn?.dispose();
-    proc?.kill();
-    rmSync(tmp, { recursive: true, force: true });
   });
 
   it('the opened file is one the selector picks', () => {
