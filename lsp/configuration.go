@@ -24,7 +24,6 @@ const configSection = "mcpLsp"
 func (s *Server) fetchConfiguration(ctx context.Context) {
 	s.mu.Lock()
 	supported := s.clientCap.Workspace != nil && s.clientCap.Workspace.Configuration
-	pushes := s.settingsPushes
 	s.mu.Unlock()
 	if !supported {
 		return
@@ -37,14 +36,6 @@ func (s *Server) fetchConfiguration(ctx context.Context) {
 		return
 	}
 	if len(result) == 0 {
-		return
-	}
-	s.mu.Lock()
-	stale := s.settingsPushes != pushes
-	s.mu.Unlock()
-	if stale {
-		// The client pushed settings while this answer was on its way
-		// (the startup fetch racing a change): the push is newer.
 		return
 	}
 	s.setSettings(result[0])
@@ -138,9 +129,6 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.Di
 		if section, ok := m[configSection]; ok {
 			raw, err := json.Marshal(section)
 			if err == nil {
-				s.mu.Lock()
-				s.settingsPushes++
-				s.mu.Unlock()
 				s.setSettings(raw)
 				return nil
 			}
