@@ -34,18 +34,9 @@ func runConvert(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	strict := fset.Bool("strict", false, "exit with status 1 when something could not be converted")
 	fset.Usage = func() { fmt.Fprint(stderr, usage) }
 
-	// Flags may come after FILE too (convert .mcp.json --to opencode), so
-	// parse again after each argument.
-	var files []string
-	for rest := args; ; {
-		if err := fset.Parse(rest); err != nil {
-			return 2
-		}
-		if fset.NArg() == 0 {
-			break
-		}
-		files = append(files, fset.Arg(0))
-		rest = fset.Args()[1:]
+	files, ok := parseInterleaved(fset, args)
+	if !ok {
+		return 2
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "mcp-lsp convert: "+format+"\n", a...)

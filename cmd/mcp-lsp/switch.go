@@ -31,16 +31,9 @@ func runSwitch(_ context.Context, enable bool, args []string, stdout, stderr io.
 	project := fset.String("project", ".", "the `dir` the tool is launched in")
 	dryRun := fset.Bool("dry-run", false, "print the change as a unified diff; write nothing")
 	fset.Usage = func() { fmt.Fprint(stderr, usage) }
-	var names []string
-	for rest := args; ; {
-		if err := fset.Parse(rest); err != nil {
-			return 2
-		}
-		if fset.NArg() == 0 {
-			break
-		}
-		names = append(names, fset.Arg(0))
-		rest = fset.Args()[1:]
+	names, ok := parseInterleaved(fset, args)
+	if !ok {
+		return 2
 	}
 	fail := func(code int, format string, a ...any) int {
 		fmt.Fprintf(stderr, "mcp-lsp "+verb+": "+format+"\n", a...)

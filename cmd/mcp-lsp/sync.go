@@ -83,16 +83,9 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	check := fset.Bool("check", false, "write nothing; exit 1 when any target is out of date")
 	force := fset.Bool("force", false, "overwrite entries changed by hand and servers of the same name sync did not write")
 	fset.Usage = func() { fmt.Fprint(stderr, usage) }
-	var files []string
-	for rest := args; ; {
-		if err := fset.Parse(rest); err != nil {
-			return 2
-		}
-		if fset.NArg() == 0 {
-			break
-		}
-		files = append(files, fset.Arg(0))
-		rest = fset.Args()[1:]
+	files, ok := parseInterleaved(fset, args)
+	if !ok {
+		return 2
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "mcp-lsp sync: "+format+"\n", a...)
