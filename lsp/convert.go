@@ -15,6 +15,10 @@ import (
 // it through codeDescription so editors can show the rule's page.
 const RulesDocURL = "https://github.com/mcp-lsp/mcp-lsp/blob/main/docs/rules.md"
 
+// ruleDocURL is the documentation of one rule code: its anchor in
+// RulesDocURL (diagnostics' codeDescription and hover link the same page).
+func ruleDocURL(code string) string { return RulesDocURL + "#" + code }
+
 // toProtocolDiagnostics converts analysis findings on file f (and related
 // places in other files of snap) to LSP diagnostics. This and the Mapper
 // are the only places where byte offsets become UTF-16 positions.
@@ -43,7 +47,7 @@ func convertDiagnostics(loc *locator, f *cache.File, found []rules.Diagnostic, l
 			Range:           rng,
 			Severity:        protocol.DiagnosticSeverity(d.Severity),
 			Code:            d.Code,
-			CodeDescription: &protocol.CodeDescription{Href: uri.URI(RulesDocURL + "#" + d.Code)},
+			CodeDescription: &protocol.CodeDescription{Href: uri.URI(ruleDocURL(d.Code))},
 			Source:          "mcp-lsp",
 			Message:         d.Message,
 		}

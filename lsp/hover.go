@@ -43,6 +43,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 		Verdicts: snap.Analysis().Verdicts,
 		Display:  func(p string) string { return cache.DisplayPath(p, opts) },
 		Line:     func(p string, off int) int { return lineOf(loc, p, off) },
+		RuleURL:  ruleDocURL,
 	})
 	if !ok {
 		return nil, nil

@@ -124,3 +124,32 @@ func TestEffectiveRequest(t *testing.T) {
 		t.Error("secret leaked")
 	}
 }
+
+// TestHoverLinksToolDocsAndRules: each tool's section of a server's hover
+// ends with a link to that tool's own documentation of its MCP
+// configuration (the registry's docs field), and a tool-name budget with
+// no room left links its rule's documentation, the page diagnostics link.
+func TestHoverLinksToolDocsAndRules(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("ü", 30) + strings.Repeat("x", 30) // 60 characters, non-ASCII
+	mcp := filepath.Join(dir, ".mcp.json")
+	content := "{\r\n  \"mcpServers\": {\r\n    \"" + long + "\": {\"command\": \"x\"}\r\n  }\r\n}\r\n"
+	if err := os.WriteFile(mcp, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t, Options{Env: registry.Env{Home: filepath.Join(dir, "home"), GOOS: "linux"}})
+	c.initialize(dir)
+	uri := c.open(mcp, content)
+	h := c.hover(uri, pos(2, 6))
+	reg := registry.Default()
+	for _, id := range []registry.ToolID{"claude-code", "copilot-cli"} {
+		tool, _ := reg.Tool(id)
+		link := "- docs: [" + tool.Name + " MCP configuration](" + tool.Docs + ")"
+		if tool.Docs == "" || strings.Count(h, link) != 1 {
+			t.Errorf("hover should link %s's docs once (%q):\n%s", tool.Name, link, h)
+		}
+	}
+	if want := "**no room left** under the 64-character limit ([tool-name-budget](" + RulesDocURL + "#tool-name-budget))"; !strings.Contains(h, want) {
+		t.Errorf("hover lacks the rule link %q:\n%s", want, h)
+	}
+}

@@ -117,4 +117,4 @@ func withoutSchemaFindings(found []rules.Diagnostic) []rules.Diagnostic {
 
 // schemaLeftToClientNote ends the hover of a file whose schema findings
 // are left to the client.
-const schemaLeftToClientNote = "\n\n---\n\nVS Code reports this file's schema problems (wrong types, unknown keys) itself; mcp-lsp reports only what VS Code's schema does not (cross-file, per-tool and semantic findings). Setting: `mcpLsp.vscodeSchemaDiagnostics`."
+var schemaLeftToClientNote = "\n\n---\n\nVS Code reports this file's schema problems (wrong types, unknown keys) itself; mcp-lsp reports only what VS Code's schema does not (cross-file, per-tool and semantic findings: [rules](" + RulesDocURL + ")). Setting: `mcpLsp.vscodeSchemaDiagnostics`."

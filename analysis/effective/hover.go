@@ -29,6 +29,9 @@ type HoverInput struct {
 	Display func(path string) string
 	// Line returns the 1-based line of offset in path.
 	Line func(path string, offset int) int
+	// RuleURL is the documentation page of a rule code (nil: rules are
+	// not linked).
+	RuleURL func(code string) string
 }
 
 // Hover is protocol-neutral hover content: Markdown for a span.
@@ -164,6 +167,10 @@ func serverHover(in HoverInput, s *rules.Server) *Hover {
 		if why := droppedHere(res, in.Path); why != "" {
 			shown[res.Tool.ID] = true
 			fmt.Fprintf(&b, "\n---\n%s ignores this whole file (%s), so it does not start this server\n", toolHeading(res.Tool), why)
+			if res.Tool.Docs != "" {
+				b.WriteString("\n")
+				writeDocs(&b, res.Tool)
+			}
 			continue
 		}
 		es := findServer(res, s.Name)
@@ -181,6 +188,7 @@ func serverHover(in HoverInput, s *rules.Server) *Hover {
 		if res, maps := unreadMap(in, r.Tool, s); res != nil {
 			fmt.Fprintf(&b, "\n---\n%s: does not read this entry when launched in %s; in this file it reads %s\n\n", toolHeading(res.Tool), res.LaunchDir, joinCode(maps))
 			writeFields(&b, in, fieldsOf(s.Member, in.Path))
+			writeDocs(&b, res.Tool)
 			continue
 		}
 		fmt.Fprintf(&b, "\n---\n**%s** reads this file", toolName(in.Registry, r.Tool))
@@ -189,7 +197,10 @@ func serverHover(in HoverInput, s *rules.Server) *Hover {
 		}
 		b.WriteString("\n\n")
 		writeFields(&b, in, fieldsOf(s.Member, in.Path))
-		writeToolNames(&b, in.Registry, r.Tool, s.Name)
+		writeToolNames(&b, in, r.Tool, s.Name)
+		if t, ok := in.Registry.Tool(r.Tool); ok {
+			writeDocs(&b, t)
+		}
 	}
 	return &Hover{Span: s.Key().Span, Markdown: strings.TrimSpace(b.String())}
 }
@@ -250,7 +261,18 @@ func writeToolSection(b *strings.Builder, in HoverInput, res *Result, es *Server
 	if len(others) > 0 {
 		fmt.Fprintf(b, "- also defined in %s\n", strings.Join(others, "; "))
 	}
-	writeToolNames(b, in.Registry, res.Tool.ID, es.Name)
+	writeToolNames(b, in, res.Tool.ID, es.Name)
+	writeDocs(b, res.Tool)
+}
+
+// writeDocs links the tool's own documentation of its MCP configuration
+// (registry.Tool.Docs), so the reader can check what the hover says
+// against the source. Nothing is fetched: it is a link for the reader.
+func writeDocs(b *strings.Builder, t *registry.Tool) {
+	if t.Docs == "" {
+		return
+	}
+	fmt.Fprintf(b, "- docs: [%s MCP configuration](%s)\n", t.Name, t.Docs)
 }
 
 // toolHeading names the tool in bold, with the release its profile was
@@ -284,8 +306,8 @@ func writeFields(b *strings.Builder, in HoverInput, fields []Field) {
 	}
 }
 
-func writeToolNames(b *strings.Builder, reg *registry.Registry, tool registry.ToolID, server string) {
-	t, _ := reg.Tool(tool)
+func writeToolNames(b *strings.Builder, in HoverInput, tool registry.ToolID, server string) {
+	t, _ := in.Registry.Tool(tool)
 	prefix, limit, left, ok := rules.ToolNameRoom(t, server)
 	if !ok {
 		return
@@ -293,6 +315,10 @@ func writeToolNames(b *strings.Builder, reg *registry.Registry, tool registry.To
 	fmt.Fprintf(b, "- tool names: `%s<tool>`", prefix)
 	if left <= 0 {
 		fmt.Fprintf(b, ": **no room left** under the %d-character limit", limit)
+		if in.RuleURL != nil {
+			// The same finding as the tool-name-budget diagnostic.
+			fmt.Fprintf(b, " ([%s](%s))", rules.CodeToolNameBudget, in.RuleURL(rules.CodeToolNameBudget))
+		}
 	} else {
 		fmt.Fprintf(b, ", %d characters left for tool names under the %d-character limit", left, limit)
 	}

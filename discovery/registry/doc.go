@@ -39,6 +39,9 @@
 //
 //	Tool:
 //	  "id", "name"
+//	  "docs":          the tool's own documentation page for its MCP
+//	                   configuration (https), linked from hover; never
+//	                   fetched
 //	  "toolNames":     Basis + "pattern" ("{server}", "{tool}" placeholders),
 //	                   "maxLength" (0 = none known)
 //	  "interpolation": Basis + "forms" (token spellings, [] = none),

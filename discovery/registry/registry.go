@@ -82,6 +82,10 @@ const (
 type Tool struct {
 	ID   ToolID `json:"id"`
 	Name string `json:"name"` // for messages: "Claude Code"
+	// Docs is the tool's own documentation page for its MCP
+	// configuration (an https URL), linked from hover. mcp-lsp never
+	// opens it; "" when the tool has no such page.
+	Docs string `json:"docs,omitempty"`
 	// ToolNames is nil when the naming scheme is unknown.
 	ToolNames     *ToolNaming     `json:"toolNames,omitempty"`
 	Interpolation Interpolation   `json:"interpolation"`

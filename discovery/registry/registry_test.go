@@ -107,6 +107,8 @@ func TestParseRejectsBrokenData(t *testing.T) {
 			`"merge":{"value":"unknown","confidence":"verified"}`, 1), dialect, ""), "needs a source"},
 		{"bad confidence", doc(strings.Replace(tool, `"serverNames":{"confidence":"unconfirmed"}`,
 			`"serverNames":{"confidence":"sure"}`, 1), dialect, ""), "confidence \"sure\""},
+		{"docs over http", doc(strings.Replace(tool, `"name":"T"`, `"name":"T","docs":"http://t.example/mcp"`, 1), dialect, ""), "must be an https URL"},
+		{"docs with a space", doc(strings.Replace(tool, `"name":"T"`, `"name":"T","docs":"https://t.example/m cp"`, 1), dialect, ""), "must be an https URL"},
 		{"bad merge", doc(strings.Replace(tool, `"value":"unknown"`, `"value":"union"`, 1), dialect, ""), "not a merge rule"},
 		{"bad regexp", doc(strings.Replace(tool, `"serverNames":{`, `"serverNames":{"safe":"(",`, 1), dialect, ""), "serverNames"},
 		{"no readers", doc(tool, dialect, `{"id":"k","name":"K","globs":["**/k"],"scope":"user"}`), "needs readers or notRead"},
@@ -129,6 +131,28 @@ func TestParseRejectsBrokenData(t *testing.T) {
 				t.Errorf("Parse error = %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestDocsLinks pins that each tool whose MCP documentation we cite in
+// hover has a link, and that it is the tool's own site (no third-party
+// page): the hover sends people there.
+func TestDocsLinks(t *testing.T) {
+	r := Default()
+	for id, host := range map[ToolID]string{
+		"claude-code": "code.claude.com", "copilot-cli": "docs.github.com", "opencode": "opencode.ai",
+		"vscode": "code.visualstudio.com", "cursor": "cursor.com", "gemini-cli": "geminicli.com",
+		"codex-cli": "developers.openai.com", "qwen-code": "qwenlm.github.io", "roo-code": "docs.roocode.com",
+		"zed": "zed.dev", "kiro": "kiro.dev", "windsurf": "docs.windsurf.com",
+	} {
+		tool, ok := r.Tool(id)
+		if !ok {
+			t.Errorf("no tool %q", id)
+			continue
+		}
+		if !strings.HasPrefix(tool.Docs, "https://"+host+"/") {
+			t.Errorf("%s docs = %q, want a page on https://%s/", id, tool.Docs, host)
+		}
 	}
 }
 

@@ -10,6 +10,10 @@ import (
 
 var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
+// docsURL is the shape of a tool's documentation link: https only, so a
+// hover never links to plain http, and nothing a Markdown link would break.
+var docsURL = regexp.MustCompile("^https://[^\\s()<>\\[\\]`]+$")
+
 // validate checks the decoded data, indexes it and compiles the globs. Ids
 // are kebab-case because they appear in diagnostics, settings and URLs.
 func (r *Registry) validate(version int) error {
@@ -43,6 +47,9 @@ func (r *Registry) validate(version int) error {
 		r.toolByID[t.ID] = t
 		if t.Name == "" {
 			add("%s: name is empty", where)
+		}
+		if t.Docs != "" && !docsURL.MatchString(t.Docs) {
+			add("%s: docs %q must be an https URL without spaces", where, t.Docs)
 		}
 		if n := t.ToolNames; n != nil {
 			if !strings.Contains(n.Pattern, "{server}") || !strings.Contains(n.Pattern, "{tool}") {
