@@ -1,7 +1,7 @@
 // Command mcp-lsp is a language server and a CI checker for the files in
 // which AI coding tools declare their MCP servers.
 //
-//	mcp-lsp [--stdio] [--log-file FILE] [--log-level LEVEL] [--cpuprofile FILE]   serve LSP on stdin/stdout
+//	mcp-lsp [--stdio] [--log-file FILE] [--log-level LEVEL] [--cpuprofile FILE] [--memprofile FILE]   serve LSP on stdin/stdout
 //	mcp-lsp check [--format text|json|sarif|github] [--fix|--diff] [PATH...] check (and fix) files or directories
 //	mcp-lsp effective [--tool ID] [--cwd DIR] [DIR]           what each tool will start
 //	mcp-lsp convert --to DIALECT [--write PATH] FILE          convert between dialects
@@ -56,10 +56,10 @@ const usage = `mcp-lsp: a language server for MCP configuration files
 
 Usage:
   mcp-lsp [--stdio] [--log-file FILE] [--log-level debug|info|warn|error]
-          [--cpuprofile FILE] [--client-timeout DURATION]
+          [--cpuprofile FILE] [--memprofile FILE] [--client-timeout DURATION]
         Serve the Language Server Protocol on stdin/stdout (the default).
-        --cpuprofile writes a CPU profile of the session, for performance
-        reports. The server waits at most --client-timeout (default 10s)
+        --cpuprofile writes a CPU profile of the session, --memprofile a
+        heap profile at exit, for performance reports. The server waits at most --client-timeout (default 10s)
         for the editor to answer one of its requests, then goes on
         without it.
   mcp-lsp check [--format text|json|sarif|github] [--fail-on error|warning|never]

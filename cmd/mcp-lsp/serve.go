@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime"
 	"runtime/pprof"
 
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
@@ -22,6 +23,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	logFile := fs.String("log-file", "", "write logs to `FILE` instead of stderr")
 	logLevel := fs.String("log-level", "info", "log `level`: debug, info, warn or error")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the session to `FILE` (for performance reports)")
+	memProfile := fs.String("memprofile", "", "write a heap profile (allocations of the whole session, and what is live) to `FILE` at exit")
 	clientTimeout := fs.Duration("client-timeout", lsp.DefaultClientTimeout, "how long to wait for the editor to answer a request before going on without the answer")
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }
 	if err := fs.Parse(args); err != nil {
@@ -59,6 +61,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		defer f.Close()
 		defer pprof.StopCPUProfile()
 	}
+	if *memProfile != "" {
+		defer writeHeapProfile(*memProfile, stderr)
+	}
 	ver, rev := buildVersion()
 	if ver == "" {
 		ver = "devel"
@@ -72,6 +77,23 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	})
 	logger.Info("mcp-lsp exiting", "code", code)
 	return code
+}
+
+// writeHeapProfile writes the heap profile at the end of a session: its
+// alloc_space view is every allocation the session made, its inuse_space
+// view what was live at the last collection.
+func writeHeapProfile(path string, stderr io.Writer) {
+	runtime.GC() // the profile holds what the last collection saw
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("heap").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-lsp: --memprofile: %v\n", err)
+	}
 }
 
 // stdio joins stdin and stdout into the stream the connection needs.

@@ -11,7 +11,9 @@ package main
 //	go test -run '^$' -bench . -benchtime=1x ./cmd/mcp-lsp/
 //
 // With MCP_LSP_BENCH_CPUPROFILE=DIR each server writes a CPU profile of
-// its session to DIR/<scenario>.pprof (go tool pprof -top FILE).
+// its session to DIR/<scenario>.pprof (go tool pprof -top FILE), and
+// with MCP_LSP_BENCH_MEMPROFILE=DIR a heap profile to DIR/<scenario>.heap
+// (go tool pprof -sample_index=alloc_space -top FILE).
 //
 // A run of -benchtime=1x still times enough samples for its percentiles
 // (minSamples); a longer -benchtime times more.
@@ -496,6 +498,11 @@ func startBenchServer(b *testing.B, w *benchWorkspace) *benchClient {
 		name := strings.ReplaceAll(strings.TrimPrefix(b.Name(), "BenchmarkServer/"), "/", "-")
 		args = append(args, "--cpuprofile", filepath.Join(dir, name+".pprof"))
 		b.Logf("CPU profile: %s (binary %s)", args[len(args)-1], bin)
+	}
+	if dir := os.Getenv("MCP_LSP_BENCH_MEMPROFILE"); dir != "" {
+		name := strings.ReplaceAll(strings.TrimPrefix(b.Name(), "BenchmarkServer/"), "/", "-")
+		args = append(args, "--memprofile", filepath.Join(dir, name+".heap"))
+		b.Logf("heap profile: %s (binary %s)", args[len(args)-1], bin)
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = w.root

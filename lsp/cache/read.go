@@ -161,6 +161,18 @@ func (c *readCache) read(path string, build func(content []byte) *File) (*File, 
 	return f, nil
 }
 
+// last returns the file last read at path, without checking that it is
+// still the one on disk (nil if none): for sharing what is derived from
+// bytes that are known to be equal.
+func (c *readCache) last(path string) *File {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.entries[path]; ok {
+		return e.file
+	}
+	return nil
+}
+
 // forget drops every entry (the session is closing, or the memory is
 // wanted back).
 func (c *readCache) forget() {

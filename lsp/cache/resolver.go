@@ -22,6 +22,8 @@ type resolver struct {
 	// lookup enables command lookup (the command-not-found rule); off, every
 	// command is reported as found so the rule stays silent.
 	lookup bool
+	// exists, when set, records the FileExists answers (analysisMemo).
+	exists *existsLog
 }
 
 var _ rules.Resolver = resolver{}
@@ -85,7 +87,12 @@ func lookPath(command, dir, home string) bool {
 // FileExists implements rules.Resolver over the snapshot, with a stat
 // (Snapshot.Exists): the file a {file:...} reference names is never read.
 func (r resolver) FileExists(path string) bool {
-	return r.snap.Exists(expandHome(path, r.home))
+	p := expandHome(path, r.home)
+	ok := r.snap.Exists(p)
+	if r.exists != nil {
+		r.exists.record(p, ok)
+	}
+	return ok
 }
 
 func expandHome(p, home string) string {

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"bytes"
 	"maps"
 	"sync"
 
@@ -124,6 +125,7 @@ func (s *Session) modify(mods []Modification, diskChanged []string, forgetAll bo
 		if m.Overlay == nil {
 			delete(overlays, m.Path)
 		} else {
+			s.shareDisk(m.Overlay)
 			overlays[m.Path] = m.Overlay
 		}
 		changed = changed || (had != (m.Overlay != nil) && !s.current.readOnDisk(m.Path))
@@ -144,6 +146,22 @@ func (s *Session) modify(mods []Modification, diskChanged []string, forgetAll bo
 	}
 	s.current = next
 	return next
+}
+
+// shareDisk makes a new buffer that holds what its file on disk holds
+// share the disk's bytes, hash and (through Snapshot.Parse) parse: opening
+// a file keeps one copy of its text and tree, not two, and neither is
+// hashed or parsed again. o is not yet shared with anyone.
+func (s *Session) shareDisk(o *Overlay) {
+	if s.reads == nil {
+		return
+	}
+	d := s.reads.last(o.Path)
+	if d == nil || !bytes.Equal(d.Content, o.Content) {
+		return
+	}
+	o.Content = d.Content
+	o.hashOnce.Do(func() { o.hash = d.Hash })
 }
 
 // readOnDisk reports whether this snapshot has read path from disk and

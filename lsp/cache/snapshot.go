@@ -213,11 +213,22 @@ func (s *Snapshot) Exists(path string) bool {
 // once per session no matter how many snapshots come and go.
 func (s *Snapshot) Parse(f *File) *jsonc.File {
 	fm := s.formatOf(f)
+	key := parseKey{f.Hash, fm.kind}
+	if f.parse == nil && s.reads != nil {
+		// A buffer holding what the disk holds: the disk's parse.
+		if d := s.reads.last(f.Path); d != nil && d.Hash == f.Hash && d.parse != nil {
+			f = d
+		}
+	}
 	if f.parse != nil {
-		f.parse.once.Do(func() { f.parse.file = fm.parse(f.Content) })
+		f.parse.once.Do(func() {
+			if f.parse.file = s.parses.lookup(key); f.parse.file == nil {
+				f.parse.file = fm.parse(f.Content)
+			}
+		})
 		return f.parse.file
 	}
-	return s.parses.get(f.Path, parseKey{f.Hash, fm.kind}, fm, f.Content)
+	return s.parses.get(f.Path, key, fm, f.Content)
 }
 
 // TooLarge reports whether f is not analysed for its size, and the limit
@@ -306,6 +317,16 @@ type parseEntry struct {
 
 func newParseCache() *parseCache {
 	return &parseCache{entries: map[parseKey]*parseEntry{}, latest: map[string]parseKey{}}
+}
+
+// lookup returns the parse for key if the cache holds it.
+func (c *parseCache) lookup(key parseKey) *jsonc.File {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.entries[key]; ok {
+		return e.file
+	}
+	return nil
 }
 
 func (c *parseCache) get(path string, key parseKey, fm format, content []byte) *jsonc.File {
