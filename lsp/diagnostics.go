@@ -28,7 +28,10 @@ type diagnoser struct {
 	mu        sync.Mutex
 	tracked   map[string]bool
 	published map[string]publication
-	runs      int // completed runs, for tests and benchmarks
+	// held is what a client that pulls diagnostics last received for
+	// each file (pulldiagnostics.go), to tell when it holds stale ones.
+	held map[string]publication
+	runs int // completed runs, for tests and benchmarks
 
 	buf []byte // the last publication's JSON, reused by the worker
 }
@@ -46,6 +49,7 @@ func newDiagnoser(s *Server) *diagnoser {
 		wake:      make(chan struct{}, 1),
 		tracked:   map[string]bool{},
 		published: map[string]publication{},
+		held:      map[string]publication{},
 	}
 }
 
@@ -105,6 +109,7 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 	d.mu.Lock()
 	for _, path := range gone {
 		delete(d.tracked, path)
+		delete(d.held, path)
 		if _, ok := d.published[path]; ok {
 			results[path] = publication{uri: d.published[path].uri, diags: []protocol.Diagnostic{}}
 		}
@@ -133,7 +138,7 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 
 	if d.s.pulled() {
 		// The client pulls (pulldiagnostics.go): nothing is pushed.
-		d.s.pulledChanged(ctx, toSend)
+		d.s.pulledChanged(ctx, d.stale(results, toSend))
 		return
 	}
 	for _, p := range toSend {

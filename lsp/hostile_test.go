@@ -30,7 +30,9 @@ func startRaw(t *testing.T, s lsptest.Server, opts Options) (*lsptest.Client, *s
 	logs := &syncBuffer{}
 	opts.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	opts.Env = registry.Env{Home: s.Home, GOOS: "linux"}
-	opts.ClientTimeout = 300 * time.Millisecond
+	if opts.ClientTimeout == 0 {
+		opts.ClientTimeout = 300 * time.Millisecond
+	}
 	opts.NoCommandLookup = true
 	ctx, cancel := context.WithCancel(context.Background())
 	exit := make(chan int, 1)

@@ -92,16 +92,14 @@ func (c rawClientCaps) offersPull() bool {
 	return raw != "" && raw != "null"
 }
 
-// pulledChanged is the diagnoser's news in pull mode: diagnostics changed
-// for these files. An open file's are pulled by the client as it edits
-// (interFileDependencies covers the other open files); a change in a file
-// it has not opened is only seen when the client asks again, so it is
-// asked to.
-func (s *Server) pulledChanged(ctx context.Context, changed []publication) {
+// pulledChanged is the diagnoser's news in pull mode: stale says the
+// client holds diagnostics that are no longer right. It is then asked to
+// pull again.
+func (s *Server) pulledChanged(ctx context.Context, stale bool) {
 	s.mu.Lock()
 	refresh := s.rawCaps.Workspace.Diagnostics.RefreshSupport
 	s.mu.Unlock()
-	if !refresh || !slices.ContainsFunc(changed, func(p publication) bool { return p.version == nil }) {
+	if !refresh || !stale {
 		return
 	}
 	go func() {
@@ -109,6 +107,35 @@ func (s *Server) pulledChanged(ctx context.Context, changed []publication) {
 			s.logger.Debug("diagnostic refresh failed", "error", err)
 		}
 	}()
+}
+
+// stale reports whether a client that pulls holds diagnostics a run has
+// just changed, where it would not pull again by itself. It pulls an open
+// file's as it edits it (and, through interFileDependencies, as it edits
+// the other open files), so a new version needs nothing; but a file it has
+// not opened changed, or an open file's diagnostics changed at the version
+// it pulled (a settings change, a file changed on disk, or the first
+// settings arriving after its first pull, at startup) are only seen when
+// it asks again.
+func (d *diagnoser) stale(results map[string]publication, changed []publication) bool {
+	if slices.ContainsFunc(changed, func(p publication) bool { return p.version == nil }) {
+		return true
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for path, p := range results {
+		if h, ok := d.held[path]; ok && equalVersion(h.version, p.version) && !slices.EqualFunc(h.diags, p.diags, diagnosticEqual) {
+			return true
+		}
+	}
+	return false
+}
+
+// hold records what a pull gave the client for path.
+func (d *diagnoser) hold(path string, p publication) {
+	d.mu.Lock()
+	d.held[path] = p
+	d.mu.Unlock()
 }
 
 // report computes the diagnostics of path in the request's snapshot as a
@@ -124,6 +151,7 @@ func (s *Server) report(ctx context.Context, path, previous string) (documentRep
 	if !known {
 		return documentReport{}, false
 	}
+	s.diags.hold(path, p)
 	id := resultID(p.diags)
 	r := documentReport{Kind: "full", ResultID: id, Items: p.diags, URI: p.uri, Version: p.version}
 	if previous == id {

@@ -205,3 +205,60 @@ func TestPullDiagnostics(t *testing.T) {
 		t.Error("diagnostics were pushed to a client that pulls them")
 	}
 }
+
+// A client that pulls holds what it pulled until it is asked to pull
+// again. When the settings change an open file's diagnostics without an
+// edit, the server must ask. The case that matters most is VS Code
+// restarting the server: its first pull can be answered before the answer
+// to workspace/configuration arrives, with the default settings, and the
+// user's settings must then still win.
+func TestPullRefreshAfterSettings(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	mcp := filepath.Join(dir, ".mcp.json")
+	text := "{\r\n  \"mcpServers\": {\"gïthub\": {\"type\": \"http\", \"url\": \"https://api.example.com/mcp\",\r\n    \"headers\": {\"Authorization\": \"Bearer ghp_0123456789abcdefghijABCDEFGHIJ012345\"}}}\r\n}\r\n"
+	if err := os.WriteFile(mcp, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The test answers workspace/configuration itself, late: the server
+	// must wait for it far longer than the default test timeout.
+	c, _ := startRaw(t, lsptest.Server{Home: home, Silent: []string{"workspace/configuration"}}, Options{ClientTimeout: lsptest.HangGuard})
+	rawInitialize(t, c, dir, map[string]any{
+		"textDocument": map[string]any{"diagnostic": map[string]any{}},
+		"workspace":    map[string]any{"configuration": true, "diagnostics": map[string]any{"refreshSupport": true}},
+	})
+	uri := pathToURI(mcp)
+	c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "json", "version": 1, "text": text}})
+	id := 10
+	pull := func() wireReport {
+		t.Helper()
+		id++
+		f := c.Request(fmt.Sprint(id), "textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": uri}})
+		var rep wireReport
+		if err := json.Unmarshal(f["result"], &rep); err != nil {
+			t.Fatalf("textDocument/diagnostic: %s %s", f["result"], f["error"])
+		}
+		return rep
+	}
+	const secret = "literal-secret@2:33"
+	if got := pull().codes(); !strings.Contains(got, secret) {
+		t.Fatalf("first pull, default settings: %q, want %s", got, secret)
+	}
+
+	// The user's settings arrive after that first pull.
+	asked := c.Wait("workspace/configuration", func(f lsptest.Frame) bool { return f.Method() == "workspace/configuration" })
+	mark := c.Mark()
+	c.Send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":[{"rules":{"literal-secret":"off"}}]}`, asked["id"]))
+	c.WaitFrom(mark, "workspace/diagnostic/refresh", func(f lsptest.Frame) bool { return f.Method() == "workspace/diagnostic/refresh" })
+	if got := pull().codes(); strings.Contains(got, "literal-secret") {
+		t.Errorf("pull after the settings turned literal-secret off: %q", got)
+	}
+
+	// A pushed change at the same version: asked again.
+	mark = c.Mark()
+	c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"mcpLsp": map[string]any{}}})
+	c.WaitFrom(mark, "workspace/diagnostic/refresh", func(f lsptest.Frame) bool { return f.Method() == "workspace/diagnostic/refresh" })
+	if got := pull().codes(); !strings.Contains(got, secret) {
+		t.Errorf("pull after the setting was removed: %q, want %s", got, secret)
+	}
+}

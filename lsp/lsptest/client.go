@@ -34,8 +34,10 @@ func (f Frame) Method() string {
 }
 
 // Client is the editor side. It answers the server's requests with null
-// (workspace/configuration with [null]) except the methods it was told to
-// leave unanswered, and records every frame the server sends.
+// except the methods it was told to leave unanswered, and records every
+// frame the server sends. Like an editor, it answers workspace/configuration
+// with the settings it last pushed in workspace/didChangeConfiguration (its
+// mcpLsp section), [null] before any push.
 type Client struct {
 	t      testing.TB
 	silent map[string]bool
@@ -48,6 +50,8 @@ type Client struct {
 	frames  []Frame
 	asked   map[string]int
 	readErr error
+	// settings is the mcpLsp section of the last settings pushed.
+	settings json.RawMessage
 }
 
 // NewClient reads the server's output from r and writes to w. Requests
@@ -84,7 +88,9 @@ func (c *Client) readLoop(r *bufio.Reader) {
 		if method != "" && isCall && !c.silent[method] {
 			result := "null"
 			if method == "workspace/configuration" {
-				result = "[null]"
+				c.mu.Lock()
+				result = "[" + string(c.settingsOrNull()) + "]"
+				c.mu.Unlock()
 			}
 			c.Send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, f["id"], result))
 		}
@@ -139,9 +145,29 @@ func (c *Client) Send(body string) {
 	c.SendRaw(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body))
 }
 
+// settingsOrNull is the mcpLsp section last pushed, or null. c.mu is held.
+func (c *Client) settingsOrNull() json.RawMessage {
+	if c.settings == nil {
+		return json.RawMessage("null")
+	}
+	return c.settings
+}
+
 // Notify sends a notification.
 func (c *Client) Notify(method string, params any) {
 	c.t.Helper()
+	if method == "workspace/didChangeConfiguration" {
+		var pushed struct {
+			Settings struct {
+				MCPLsp json.RawMessage `json:"mcpLsp"`
+			} `json:"settings"`
+		}
+		if err := json.Unmarshal([]byte(marshal(c.t, params)), &pushed); err == nil && pushed.Settings.MCPLsp != nil {
+			c.mu.Lock()
+			c.settings = pushed.Settings.MCPLsp
+			c.mu.Unlock()
+		}
+	}
 	c.Send(marshal(c.t, map[string]any{"jsonrpc": "2.0", "method": method, "params": params}))
 }
 
