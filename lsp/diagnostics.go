@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -17,7 +19,14 @@ import (
 // channel of capacity one, so a burst of edits coalesces into a single run
 // on the newest snapshot; a run whose snapshot was superseded while it was
 // computing is thrown away (the newer snapshot has already re-armed the
-// channel). Every run analyses every tracked file, because with cross-file
+// channel). A run does not start, and its result is not published, while
+// a newer edit is on its way: received but not yet applied
+// (Server.pendingWriters), or still being read (rpcstream's Settle). A
+// client that sends edits faster than they can be analysed (a replay, a
+// paste split into many changes) then gets the diagnostics of its last
+// version about one analysis after sending it, instead of every
+// intermediate version's, each of which the client must decode and the
+// server encode; the last writer of the burst resumes the worker. Every run analyses every tracked file, because with cross-file
 // analysis an edit in one file can change another's diagnostics; the
 // per-content parse cache and the "publish only what changed" check keep
 // that cheap.
@@ -34,7 +43,17 @@ type diagnoser struct {
 	runs int // completed runs, for tests and benchmarks
 
 	buf []byte // the last publication's JSON, reused by the worker
+
+	// deferred is set while a run is skipped or thrown away because a
+	// writer is pending: the writer's completion then triggers a run
+	// (resume), whatever that writer was.
+	deferred atomic.Bool
 }
+
+// settleTimeout bounds how long the worker waits for a message whose
+// bytes have arrived to be handed over before it goes on: a client that
+// stops in the middle of a frame must not stop the diagnostics.
+const settleTimeout = 50 * time.Millisecond
 
 // publication is what the client last received for a file.
 type publication struct {
@@ -80,7 +99,35 @@ func (d *diagnoser) run(ctx context.Context) {
 	}
 }
 
+// superseded reports whether a newer state than snap (nil: the current
+// one) is on its way, after letting the stream hand over the messages
+// that have arrived. When it is, the run is deferred: the pending
+// writer's completion, or the change that made snap stale, triggers the
+// next one.
+func (d *diagnoser) superseded(ctx context.Context, snap *cache.Snapshot) bool {
+	d.deferred.Store(true)
+	if d.s.stream != nil {
+		d.s.stream.Settle(ctx, settleTimeout)
+	}
+	if d.s.pendingWriters.Load() > 0 || (snap != nil && !d.s.session.IsCurrent(snap)) {
+		return true
+	}
+	d.deferred.Store(false)
+	return false
+}
+
+// resume is called when the last pending writer has been handled: a run
+// skipped for it runs now.
+func (d *diagnoser) resume() {
+	if d.deferred.Swap(false) {
+		d.trigger()
+	}
+}
+
 func (d *diagnoser) runOnce(ctx context.Context) {
+	if d.superseded(ctx, nil) {
+		return
+	}
 	snap := d.s.session.Snapshot()
 	opts := d.s.diagnoseOptions()
 	d.mu.Lock()
@@ -102,7 +149,7 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 			results[path] = p
 		}
 	}
-	if !d.s.session.IsCurrent(snap) {
+	if d.superseded(ctx, snap) {
 		return
 	}
 

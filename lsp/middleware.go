@@ -93,6 +93,10 @@ func cancelHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 //     pins the snapshot and settings it will answer from (see view), and
 //     runs concurrently with everything after it.
 //
+// Writers received and not yet handled are counted (pendingWriters): the
+// diagnoser neither starts nor publishes while one is pending, so a burst
+// of edits is analysed once, at its last version.
+//
 // So edits apply in order, each request answers on the state its position
 // in the stream gives it, and a slow request holds up neither the edits
 // nor the requests behind it. The read loop never blocks, so
@@ -120,6 +124,7 @@ func (s *Server) scheduleHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 			}()
 			return nil
 		}
+		s.pendingWriters.Add(1)
 		wait, readers, done := writerDone, unpinned, make(chan struct{})
 		writerDone, unpinned = done, nil
 		var once sync.Once
@@ -130,6 +135,7 @@ func (s *Server) scheduleHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 			return inner(ctx, result, err)
 		}
 		go func() {
+			defer s.writerDone()
 			defer release()
 			<-wait
 			for _, r := range readers {
@@ -138,6 +144,14 @@ func (s *Server) scheduleHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 			_ = next(ctx, reply, req)
 		}()
 		return nil
+	}
+}
+
+// writerDone records that a writer has been handled; the last one of a
+// burst lets the diagnoser publish again (diagnoser.resume).
+func (s *Server) writerDone() {
+	if s.pendingWriters.Add(-1) == 0 && s.diags != nil {
+		s.diags.resume()
 	}
 }
 

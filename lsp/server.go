@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -53,6 +54,12 @@ type Options struct {
 	// ClientTimeout bounds every wait for an answer from the client;
 	// zero means DefaultClientTimeout.
 	ClientTimeout time.Duration
+
+	// InputWaiting, when set, says how many bytes of input have arrived
+	// that the server has not read yet (see rpcstream.Options): with it,
+	// diagnostics are not published for a version that an edit already
+	// waiting in the pipe makes stale.
+	InputWaiting func() int
 
 	// testHook, when set, runs before every message is dispatched, inside
 	// the recover middleware: tests use it to make a handler panic or block.
@@ -105,6 +112,11 @@ type Server struct {
 	folders         []cache.Folder
 	rawCaps         rawClientCaps
 	desynced        map[string]*desync // buffers the server lost track of (text_sync.go)
+
+	// pendingWriters counts the notifications and state-changing calls
+	// received but not yet handled (scheduleHandler): while one is
+	// pending, what the diagnoser computes may already be stale.
+	pendingWriters atomic.Int64
 }
 
 func (s *Server) state() lifecycleState {
@@ -137,8 +149,9 @@ func (s *Server) exit() {
 func Run(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	s := newServer(opts)
 	s.stream = rpcstream.New(rwc, rpcstream.Options{
-		Logger:    s.logger,
-		OnRefused: s.refused,
+		Logger:       s.logger,
+		OnRefused:    s.refused,
+		InputWaiting: opts.InputWaiting,
 		Predecode: map[string]func([]byte) (any, error){
 			protocol.MethodTextDocumentDidChange: decodeDidChange,
 		},

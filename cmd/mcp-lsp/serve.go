@@ -74,6 +74,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		Env:           registry.OSEnv(),
 		Version:       ver,
 		ClientTimeout: *clientTimeout,
+		InputWaiting:  inputWaiting(stdin),
 	})
 	logger.Info("mcp-lsp exiting", "code", code)
 	return code

@@ -35,6 +35,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	segjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
@@ -78,6 +80,11 @@ type Options struct {
 	// of the body); one that fails leaves the message to the ordinary
 	// path.
 	Predecode map[string]func(params []byte) (any, error)
+	// InputWaiting, when set, says how many bytes have arrived on the
+	// input that the stream has not read yet (FIONREAD on a pipe or a
+	// socket), so that Settle also sees a message the read loop has not
+	// started on. Nil: only what the stream has started reading counts.
+	InputWaiting func() int
 }
 
 // Stream implements jsonrpc2.Stream over a byte stream with LSP's
@@ -100,6 +107,15 @@ type Stream struct {
 	replied, dropped int
 
 	predecoded predecodedTable
+
+	// receiving is set from the moment a message's first header line
+	// has arrived (or bytes of it are buffered) until the read loop comes
+	// back for the next message, that is until the Conn has handed the
+	// message to its handler; handed is closed and replaced each time the
+	// read loop comes back. See Settle.
+	receiving atomic.Bool
+	handedMu  sync.Mutex
+	handed    chan struct{}
 }
 
 // incoming is a call in flight: its original id bytes and their key.
@@ -127,7 +143,49 @@ func New(rwc io.ReadWriteCloser, opts Options) *Stream {
 		opts:     opts,
 		original: map[jsonrpc2.ID]incoming{},
 		byKey:    map[string]jsonrpc2.ID{},
+		handed:   make(chan struct{}),
 	}
+}
+
+// Settle waits, at most timeout, until every message whose bytes have
+// arrived so far has been handed to the Conn's handler, and reports
+// whether that happened. The server's diagnostics use it to tell whether
+// a newer edit is on its way before publishing a result that the edit
+// would make stale: a flood of edits must not be answered version by
+// version.
+func (s *Stream) Settle(ctx context.Context, timeout time.Duration) bool {
+	var deadline <-chan time.Time
+	for {
+		s.handedMu.Lock()
+		handed := s.handed
+		s.handedMu.Unlock()
+		if !s.receiving.Load() && (s.opts.InputWaiting == nil || s.opts.InputWaiting() <= 0) {
+			return true
+		}
+		if deadline == nil {
+			t := time.NewTimer(timeout)
+			defer t.Stop()
+			deadline = t.C
+		}
+		select {
+		case <-handed:
+		case <-deadline:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// comeBack records that the read loop is back for the next message: the
+// previous one has been handed over. Bytes of the next one may already
+// be buffered.
+func (s *Stream) comeBack() {
+	s.receiving.Store(s.in.Buffered() > 0)
+	s.handedMu.Lock()
+	close(s.handed)
+	s.handed = make(chan struct{})
+	s.handedMu.Unlock()
 }
 
 // Close closes the underlying stream.
@@ -137,6 +195,7 @@ func (s *Stream) Close() error { return s.rwc.Close() }
 // answered (or logged) here and skipped; the only errors returned are
 // those of the underlying stream (io.EOF when it closes between messages).
 func (s *Stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	s.comeBack()
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
@@ -176,6 +235,7 @@ func (s *Stream) readFrame() ([]byte, error) {
 		}
 		if tooLong {
 			started = true
+			s.receiving.Store(true)
 			problem = "header line too long"
 			continue
 		}
@@ -187,6 +247,7 @@ func (s *Stream) readFrame() ([]byte, error) {
 			break
 		}
 		started = true
+		s.receiving.Store(true)
 		// After a body that could not be framed, the next header may
 		// follow that body on the same line: resynchronise on it.
 		if i := indexFold(line, "content-length"); i > 0 {
