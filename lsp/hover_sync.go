@@ -54,6 +54,8 @@ func (s *Server) syncHover(ctx context.Context, uri protocol.DocumentURI, offset
 	} else {
 		fmt.Fprintf(&b, "**Synced from %s**, which has changed since: the next `mcp-lsp sync %s` updates it.\n\n", rec.Source, rec.Source)
 	}
-	fmt.Fprintf(&b, "Here:\n\n```json\n%s\n```\n\nFrom %s:\n\n```json\n%s\n```\n", mcpsync.RenderEntry(mcpsync.MaskEntry(here)), rec.Source, mcpsync.RenderEntry(mcpsync.MaskEntry(source)))
+	hereText, lang := tp.Target.RenderEntry(name, mcpsync.MaskEntry(here))
+	sourceText, _ := tp.Target.RenderEntry(name, mcpsync.MaskEntry(source))
+	fmt.Fprintf(&b, "Here:\n\n```%s\n%s\n```\n\nFrom %s:\n\n```%s\n%s\n```\n", lang, hereText, rec.Source, lang, sourceText)
 	return b.String()
 }

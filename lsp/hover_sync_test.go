@@ -85,3 +85,39 @@ func TestDriftFollowsRecordsOnDisk(t *testing.T) {
 	c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, protocol.DidChangeWatchedFilesParams{Changes: []*protocol.FileEvent{{URI: pathToURI(recs), Type: protocol.FileChangeTypeDeleted}}})
 	c.waitDiagnostics(uri, "no drift without records", func(p publishParams) bool { return !hasCode(p, "sync-drift") })
 }
+
+// TestHoverShowsDriftInCodexTOML: in Codex CLI's config.toml, hover on the
+// name of a [mcp_servers.<name>] table sync wrote and someone changed shows
+// both versions too, written as the TOML tables they are, secrets masked;
+// on the table's keys and on a table in sync it adds nothing.
+func TestHoverShowsDriftInCodexTOML(t *testing.T) {
+	scen, err := os.ReadFile(filepath.Join("..", "testdata", "scenarios", "rule-sync-drift-codex.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, f := range txtar.Parse(scen).Files {
+		if f.Name != "want.json" {
+			files[f.Name] = string(f.Data)
+		}
+	}
+	c, ed, dir := actionProject(t, "full", files)
+	path := filepath.Join(dir, ".codex", "config.toml")
+	uri := ed.open(path)
+	text, _ := ed.content(path)
+	got := c.hover(uri, markerRange(t, text, `[mcp_servers.|db]`).Start)
+	for _, want := range []string{"**Synced from .mcp.json**, changed by hand since (drift)", "```toml", `args = ["--read-write"]`, `args = ["--read-only"]`, "From .mcp.json:", `PGHOST = "••••••"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("hover lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "localhost") {
+		t.Errorf("hover shows an env value:\n%s", got)
+	}
+	if field := c.hover(uri, markerRange(t, text, `|command = "psql-mcp"`).Start); strings.Contains(field, "Synced from") {
+		t.Errorf("hover on a key shows the sync section:\n%s", field)
+	}
+	if h := c.hover(uri, markerRange(t, text, `[mcp_servers.|docs]`).Start); strings.Contains(h, "Synced from") {
+		t.Errorf("hover on a table in sync shows the sync section:\n%s", h)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -60,17 +61,18 @@ type DriftInput struct {
 
 // DriftFindings reports, for each server of t that sync recorded, whether its
 // entry differs from what sync wrote: one sync-drift finding at the
-// entry's name. A JSON target only (a TOML target is skipped for now); an
-// entry that is gone is not reported (there is nothing to point at; sync
-// reports it).
+// entry's name: a [mcp_servers.<name>] table of Codex CLI's config.toml
+// as much as a member of a JSON file (the TOML parse is the same tree).
+// An entry that is gone is not reported (there is nothing to point at;
+// sync reports it).
 func DriftFindings(in DriftInput) []rules.Diagnostic {
 	t := in.Target
-	if isTOML(t.Path) || in.Records == nil {
+	if in.Records == nil {
 		return nil
 	}
 	f := in.Parsed
 	if f == nil {
-		f = jsonc.Parse(in.Content)
+		f = parseTarget(t.Path, in.Content)
 	}
 	if f == nil || f.Root == nil || len(f.Errors) > 0 {
 		return nil
@@ -110,6 +112,14 @@ func DriftFindings(in DriftInput) []rules.Diagnostic {
 		out = append(out, d)
 	}
 	return out
+}
+
+// parseTarget parses a target file in its syntax.
+func parseTarget(path string, content []byte) *jsonc.File {
+	if isTOML(path) {
+		return toml.Parse(content)
+	}
+	return jsonc.Parse(content)
 }
 
 // memberAt walks objects along path and returns the last member.
@@ -155,8 +165,16 @@ func (t Target) CurrentEntry(server string) (any, bool) {
 	return entryValue(t, t.Content, server)
 }
 
-// RenderEntry writes an entry as JSON with two-space indentation.
-func RenderEntry(v any) string { return string(convert.RenderEntry(v, "  ", "\n")) }
+// RenderEntry writes server's entry v the way target t holds it, for
+// hover: the [mcp_servers.<name>] tables of a TOML file (Codex CLI's
+// config.toml, in the layout sync writes), else JSON with two-space
+// indentation. lang is the Markdown code block's language.
+func (t Target) RenderEntry(server string, v any) (text, lang string) {
+	if o, ok := v.(convert.Object); ok && isTOML(t.Path) {
+		return strings.TrimRight(string(convert.RenderCodexFile(convert.Object{{Key: server, Value: o}}, "\n")), "\n"), "toml"
+	}
+	return string(convert.RenderEntry(v, "  ", "\n")), "json"
+}
 
 // secretMaps are the entry keys whose values may be secrets: shown in
 // hover only when they are references to variables.
