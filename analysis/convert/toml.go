@@ -29,6 +29,29 @@ func RenderCodexFile(servers Object, newline string) []byte {
 	return []byte(b.String())
 }
 
+// RenderTOMLTable writes the table o at path (keys unquoted; they are
+// quoted here where TOML needs it) in the layout of RenderCodexFile: a
+// [header] when o has key-values or is empty, its key-values, then each
+// sub-table with a header of its own, a blank line between tables.
+// newline separates lines; the text ends with one. Package fix inserts it
+// into an existing config.toml.
+func RenderTOMLTable(path []string, o Object, newline string) []byte {
+	var b strings.Builder
+	writeTable(&b, path, o, newline)
+	return []byte(b.String())
+}
+
+// TOMLValue writes a value on one line: a scalar, an array, or an inline
+// table for an object.
+func TOMLValue(v any) string {
+	var b strings.Builder
+	writeTOMLValue(&b, v)
+	return b.String()
+}
+
+// TOMLKey writes a key bare when TOML allows it, else as a basic string.
+func TOMLKey(k string) string { return tomlKey(k) }
+
 // writeTable writes the table at path: a header, then its non-table
 // members as key = value lines, then its sub-tables, each with a header of
 // its own. An empty table keeps its header, so that it still exists.

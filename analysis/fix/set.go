@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
+	"github.com/mcp-lsp/mcp-lsp/analysis/format"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 )
 
 // Value-level edits of a whole JSON or JSONC file: set the value at a path
@@ -277,15 +279,37 @@ func lookupJSON(n *jsonc.Node, path []string) *jsonc.Node {
 	return n
 }
 
-// DiffEdits is the edit of the file at path that turns old into new: one
-// replacement of the bytes between their common prefix and suffix, nil
-// when they are equal. Every change these functions make is local, so
-// the region is small.
+// DiffEdits is the edits of the file at path that turn old into new, nil
+// when they are equal: the lines between their common prefix and suffix
+// compared line by line (format.Diff), each hunk of changed lines then
+// narrowed to the bytes that differ. A table merged key by key changes
+// lines apart from each other; the lines between them are not rewritten,
+// so an editor keeps its markers there and a diff shows only what
+// changed. Every change these functions make is local, so the region
+// compared is small.
 func DiffEdits(path string, old, new []byte) []Edit {
 	if bytes.Equal(old, new) {
 		return nil
 	}
-	return []Edit{minimalEdit(path, old, new)}
+	whole := minimalEdit(path, old, new)
+	start := lineStart(old, whole.Span.Start)
+	end := nextLine(old, max(whole.Span.End-1, whole.Span.Start))
+	if whole.Span.End == whole.Span.Start {
+		end = whole.Span.End
+	}
+	// The same region of new: what precedes start and follows end is
+	// common to both.
+	region := new[start : len(new)-(len(old)-end)]
+	var out []Edit
+	for _, h := range format.Diff(old[start:end], region) {
+		e := minimalEdit(path, old[start+h.Span.Start:start+h.Span.End], []byte(h.NewText))
+		e.Span = span.New(start+h.Span.Start+e.Span.Start, start+h.Span.Start+e.Span.End)
+		out = append(out, e)
+	}
+	if len(out) == 0 {
+		return []Edit{whole}
+	}
+	return out
 }
 
 // parseForEdit parses content for editing, refusing syntax errors.

@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -174,6 +175,15 @@ func TestDiffEdits(t *testing.T) {
 	if DiffEdits("f", old, old) != nil {
 		t.Error("equal contents gave edits")
 	}
+	// Two changes lines apart: two edits, each of the bytes that differ;
+	// the lines between are not rewritten.
+	o := []byte("[a]\r\nx = 1 # one\r\n# keep\r\ny = 2\r\n\r\n[a.env]\r\nK = \"v\"\r\n")
+	n := []byte("[a]\r\nx = 3 # one\r\n# keep\r\ny = 2\r\n\r\n[a.env]\r\nK = \"v\"\r\nL = \"w\"\r\n")
+	edits = DiffEdits("f", o, n)
+	got, err = Apply(o, edits)
+	if err != nil || string(got) != string(n) || len(edits) != 2 || edits[0].NewText != "3" || edits[1].NewText != "L = \"w\"\r\n" {
+		t.Errorf("edits %q give %q, %v", edits, got, err)
+	}
 }
 
 func TestTOMLKeys(t *testing.T) {
@@ -203,27 +213,139 @@ func TestTOMLKeys(t *testing.T) {
 	}
 }
 
-func TestTOMLTables(t *testing.T) {
-	in := "# Codex\nmodel = \"o3\"\n\n[mcp_servers.a]\ncommand = \"a\"\n\n[mcp_servers.a.env]\nX = \"1\"\n\n[projects.\"/p\"]\ntrust_level = \"trusted\"\n"
-	path := []string{"mcp_servers", "a"}
-	got, err := SetTOMLTable([]byte(in), path, []byte("[mcp_servers.a]\ncommand = \"b\"\n"))
-	want := "# Codex\nmodel = \"o3\"\n\n[mcp_servers.a]\ncommand = \"b\"\n\n[projects.\"/p\"]\ntrust_level = \"trusted\"\n"
+// obj builds a convert.Object from key, value pairs.
+func obj(kv ...any) convert.Object {
+	var o convert.Object
+	for i := 0; i+1 < len(kv); i += 2 {
+		o = append(o, convert.Member{Key: kv[i].(string), Value: kv[i+1]})
+	}
+	return o
+}
+
+// TestSetTOMLEditsInPlace: a server table of Codex CLI's config.toml
+// updated to a new version is edited where it differs, and only there:
+// the comments inside and around it, its key order, CRLF line endings,
+// the other keys and tables stay byte for byte.
+func TestSetTOMLEditsInPlace(t *testing.T) {
+	crlf := func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
+	in := crlf(`# Codex settings
+model = "o3"
+
+# the database, synced from .mcp.json
+[mcp_servers.db]
+args = ["--read-write"] # a hand edit
+# the server itself
+command = 'psql-mcp'
+cwd = "/srv" # gone from the source
+
+[mcp_servers.db.env]
+PGHOST = "localhost" # the local one
+
+[mcp_servers.docs]
+command = "docs-mcp"
+
+[profiles.fast]
+model = "o4-mini"
+`)
+	path := []string{"mcp_servers", "db"}
+	v := obj("command", "psql-mcp", "args", []any{"--read-only"}, "env", obj("PGHOST", "localhost", "PGPORT", "5432"),
+		"http_headers", obj("X-Team", "data"), "startup_timeout_sec", json.Number("20"))
+	got, err := SetTOML([]byte(in), path, v)
+	want := crlf(`# Codex settings
+model = "o3"
+
+# the database, synced from .mcp.json
+[mcp_servers.db]
+args = ["--read-only"] # a hand edit
+# the server itself
+command = 'psql-mcp'
+startup_timeout_sec = 20
+
+[mcp_servers.db.env]
+PGHOST = "localhost" # the local one
+PGPORT = "5432"
+
+[mcp_servers.db.http_headers]
+X-Team = "data"
+
+[mcp_servers.docs]
+command = "docs-mcp"
+
+[profiles.fast]
+model = "o4-mini"
+`)
 	if err != nil || string(got) != want {
-		t.Errorf("replace:\ngot  %q\nwant %q (%v)", got, want, err)
+		t.Fatalf("update:\ngot  %q\nwant %q (%v)", got, want, err)
 	}
-	added, err := SetTOMLTable(got, []string{"mcp_servers", "c"}, []byte("[mcp_servers.c]\ncommand = \"c\"\n"))
-	if err != nil || string(added) != want+"\n[mcp_servers.c]\ncommand = \"c\"\n" {
-		t.Errorf("append: %q %v", added, err)
+	// The same value, keys in another order: nothing changes.
+	again, err := SetTOML(got, path, obj("startup_timeout_sec", 20, "env", obj("PGPORT", "5432", "PGHOST", "localhost"),
+		"args", []any{"--read-only"}, "http_headers", obj("X-Team", "data"), "command", "psql-mcp"))
+	if err != nil || string(again) != string(got) {
+		t.Errorf("same value rewrote the file:\n%q (%v)", again, err)
 	}
-	removed, err := RemoveTOMLTable(added, []string{"mcp_servers", "c"})
-	if err != nil || string(removed) != want+"\n" {
-		t.Errorf("remove: %q %v", removed, err)
+	// A new server goes after the last [mcp_servers.*] table, before
+	// the tables of other settings.
+	added, err := SetTOML(got, []string{"mcp_servers", "données"}, obj("command", "x"))
+	wantAdded := strings.Replace(want, crlf("command = \"docs-mcp\"\n"), crlf("command = \"docs-mcp\"\n\n[mcp_servers.\"données\"]\ncommand = \"x\"\n"), 1)
+	if err != nil || string(added) != wantAdded {
+		t.Errorf("add:\ngot  %q\nwant %q (%v)", added, wantAdded, err)
 	}
-	removed, err = RemoveTOMLTable([]byte(in), path)
-	if err != nil || string(removed) != "# Codex\nmodel = \"o3\"\n\n[projects.\"/p\"]\ntrust_level = \"trusted\"\n" {
-		t.Errorf("remove with sub-table: %q %v", removed, err)
+	// Removing it gives the file back.
+	removed, err := RemoveTOML(added, []string{"mcp_servers", "données"})
+	if err != nil || string(removed) != want {
+		t.Errorf("remove:\ngot  %q\nwant %q (%v)", removed, want, err)
 	}
-	if _, err := SetTOMLTable([]byte("[mcp_servers]\na = { command = \"x\" }\n"), path, []byte("[mcp_servers.a]\n")); err == nil {
-		t.Error("inline table replaced")
+	// A server with sub-tables goes whole; the comment above it stays.
+	gone, err := RemoveTOML(got, path)
+	wantGone := crlf(`# Codex settings
+model = "o3"
+
+# the database, synced from .mcp.json
+[mcp_servers.docs]
+command = "docs-mcp"
+
+[profiles.fast]
+model = "o4-mini"
+`)
+	if err != nil || string(gone) != wantGone {
+		t.Errorf("remove with sub-tables:\ngot  %q\nwant %q (%v)", gone, wantGone, err)
+	}
+}
+
+// TestSetTOMLOtherShapes: servers written as inline tables or with dotted
+// keys are edited in their own shape; a file with no server, or empty,
+// gets a [mcp_servers.<name>] table at its end; a broken file is refused.
+func TestSetTOMLOtherShapes(t *testing.T) {
+	path := []string{"mcp_servers", "a"}
+	for _, c := range []struct{ name, in, want string }{
+		{"inline server", "[mcp_servers]\na = { command = \"x\" } # inline\n",
+			"[mcp_servers]\na = { command = \"y\", env = { K = \"1\" } } # inline\n"},
+		{"dotted keys", "[mcp_servers.a]\ncommand = \"x\"\nenv.K = \"0\" # dotted\nenv.GONE = \"1\"\n",
+			"[mcp_servers.a]\ncommand = \"y\"\nenv.K = \"1\" # dotted\n"},
+		{"dotted keys of the root", "model = \"o3\"\nmcp_servers.a.command = \"x\"\n",
+			"model = \"o3\"\nmcp_servers.a.command = \"y\"\nmcp_servers.a.env = { K = \"1\" }\n"},
+		{"no server yet", "# Codex\nmodel = \"o3\"\n",
+			"# Codex\nmodel = \"o3\"\n\n[mcp_servers.a]\ncommand = \"y\"\n\n[mcp_servers.a.env]\nK = \"1\"\n"},
+		{"no final line break", "model = \"o3\"",
+			"model = \"o3\"\n\n[mcp_servers.a]\ncommand = \"y\"\n\n[mcp_servers.a.env]\nK = \"1\""},
+		{"empty file", "", "[mcp_servers.a]\ncommand = \"y\"\n\n[mcp_servers.a.env]\nK = \"1\"\n"},
+	} {
+		got, err := SetTOML([]byte(c.in), path, obj("command", "y", "env", obj("K", "1")))
+		if err != nil || string(got) != c.want {
+			t.Errorf("%s:\ngot  %q\nwant %q (%v)", c.name, got, c.want, err)
+		}
+	}
+	if _, err := SetTOML([]byte("[mcp_servers.a\ncommand = \"x\"\n"), path, obj("command", "y")); !errors.Is(err, ErrSyntax) {
+		t.Errorf("broken file: %v", err)
+	}
+	// A table made by dotted keys with a [header] sub-table after it: a
+	// dotted key-value added after its last part would land in the
+	// sub-table. The check of the result refuses it.
+	in := "[fruit]\napple.color = \"red\"\n\n[fruit.apple.texture]\nsmooth = true\n"
+	if got, err := SetTOML([]byte(in), []string{"fruit", "apple", "taste"}, "sweet"); err == nil || got != nil {
+		t.Errorf("a misplaced key-value was written: %q %v", got, err)
+	}
+	if _, err := SetTOML([]byte("mcp_servers = \"x\"\n"), path, obj("command", "y")); err == nil {
+		t.Error("a string as the server map: no error")
 	}
 }

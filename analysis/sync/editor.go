@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
 	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 )
@@ -67,9 +66,10 @@ func (jsonEditor) remove(content []byte, path []string) ([]byte, error) {
 	return fix.RemoveJSON(content, path)
 }
 
-// tomlEditor edits Codex CLI's config.toml: each server is a
-// [mcp_servers.<name>] table, written whole in the layout of `codex mcp
-// add` (convert.RenderCodexFile); the rest of the file stays.
+// tomlEditor edits Codex CLI's config.toml with package fix's value
+// edits: a new server is a [mcp_servers.<name>] table in the layout of
+// `codex mcp add` (convert.RenderCodexFile), an existing one is merged
+// key by key, keeping its comments and the rest of the file.
 type tomlEditor struct{}
 
 func (tomlEditor) check(content []byte) error {
@@ -97,23 +97,14 @@ func (tomlEditor) lookup(content []byte, path []string) (any, bool, error) {
 }
 
 func (tomlEditor) set(content []byte, path []string, v any) ([]byte, error) {
-	o, ok := v.(convert.Object)
-	if !ok || len(path) != 2 {
-		return nil, errors.New("sync writes TOML servers as tables under one map")
-	}
-	nl := fix.DetectLayout(content).Newline
-	block := convert.RenderCodexFile(convert.Object{{Key: path[1], Value: o}}, nl)
-	if path[0] != "mcp_servers" {
-		return nil, fmt.Errorf("sync writes TOML servers under mcp_servers, not %s", path[0])
-	}
-	return fix.SetTOMLTable(content, path, block)
+	return fix.SetTOML(content, path, v)
 }
 
 func (tomlEditor) remove(content []byte, path []string) ([]byte, error) {
 	if content == nil {
 		return nil, nil
 	}
-	return fix.RemoveTOMLTable(content, path)
+	return fix.RemoveTOML(content, path)
 }
 
 // noEditor is a syntax sync cannot write (yet).

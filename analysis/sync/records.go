@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
+	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
 )
 
 // RecordsFile is where a project keeps what sync wrote, relative to the
@@ -99,29 +99,10 @@ func (r *Records) Find(target, server string) (Record, bool) {
 }
 
 // HashEntry is the content hash of an entry: SHA-256 of its JSON with
-// object keys sorted, so reordering keys by hand, reformatting or adding
-// comments is not drift, and any change of a value is.
+// object keys sorted (fix.Canonical), so reordering keys by hand,
+// reformatting or adding comments is not drift, and any change of a
+// value is.
 func HashEntry(v any) string {
-	sum := sha256.Sum256(convert.RenderEntry(sorted(v), "", ""))
+	sum := sha256.Sum256(fix.Canonical(v))
 	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
-// sorted turns every convert.Object into a map, which RenderEntry writes
-// with sorted keys.
-func sorted(v any) any {
-	switch v := v.(type) {
-	case convert.Object:
-		m := make(map[string]any, len(v))
-		for _, mm := range v {
-			m[mm.Key] = sorted(mm.Value)
-		}
-		return m
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = sorted(e)
-		}
-		return out
-	}
-	return v
 }
