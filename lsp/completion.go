@@ -13,8 +13,9 @@ import (
 
 // Completion offers, inside a server entry of a known file kind, the
 // fields its readers accept (on a key) and the allowed values of a field
-// such as "type" (on its value). Anywhere else the list is empty, never
-// null.
+// such as "type" (on its value), except, in a file VS Code completes from
+// its own schema, what VS Code offers already (vscodeschema.go). Anywhere
+// else the list is empty, never null.
 func (s *Server) Completion(ctx context.Context, params *protocol.CompletionParams) (*protocol.CompletionList, error) {
 	list := &protocol.CompletionList{IsIncomplete: false, Items: []protocol.CompletionItem{}}
 	path, ok := uriToPath(params.TextDocument.URI)
@@ -32,13 +33,19 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	if err != nil {
 		return nil, err
 	}
+	parsed := snap.Parse(f)
 	items := complete.At(complete.Input{
-		File:     snap.Parse(f),
+		File:     parsed,
 		Kind:     kind,
 		Offset:   offset,
 		Registry: opts.Registry,
 		TOML:     strings.EqualFold(filepath.Ext(path), ".toml"),
 	})
+	if s.leavesSchemaToClient(kind) {
+		// VS Code completes its own files from its schema: do not offer
+		// the same items a second time.
+		items = withoutClientCompletions(parsed, offset, items)
+	}
 	snippets := s.snippetSupport()
 	preselected := false
 	for i, it := range items {

@@ -3,9 +3,14 @@ package lsp
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/complete"
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -15,8 +20,11 @@ import (
 // that is VS Code, mcp-lsp's findings of the same problems would show
 // every schema error twice in the Problems panel (seen in real VS Code
 // 1.139: `"command": 1` gave VS Code's "Incorrect type. Expected
-// "string"." and mcp-lsp's invalid-field-value). So there mcp-lsp leaves
-// the schema's findings to VS Code and reports the rest: cross-file,
+// "string"." and mcp-lsp's invalid-field-value), and every completion
+// item VS Code's schema offers twice. So there mcp-lsp leaves to VS Code
+// what its schema reports, value by value (vscodeschema_check.go runs
+// VS Code's schema the way VS Code does), and what it completes, and
+// reports the rest: findings on values the schema accepts, cross-file,
 // per-tool and semantic findings. This file is the one place that decides.
 
 // vscodeSchemaSetting is the mcpLsp setting that overrides the decision.
@@ -39,19 +47,24 @@ const (
 // its MCP schema.
 var vscodeSchemaKinds = []string{"vscode-workspace", "vscode-user"}
 
-// vscodeSchemaCodes are the codes of the problems VS Code's schema reports
-// itself: additionalProperties false at the top and in each server
-// (unknown-key), the types and enums of the fields and of type
-// (invalid-field-value, unknown-server-type), and a server that is not an
-// object (server-not-object). Not in it: missing-field (the stdio branch
-// requires nothing, so a server without command passes), a servers value
-// that is not an object or is missing (servers has no type and is not
-// required), and every cross-file, per-tool and semantic rule.
+// vscodeSchemaCodes are the codes of mcp-lsp's findings that VS Code's
+// schema can report too: a key its additionalProperties: false rejects
+// (unknown-key), a wrong type or value (invalid-field-value,
+// unknown-server-type), a server that is not an object
+// (server-not-object) and a required property missing (missing-field:
+// url in a remote server, an input's id). Such a finding is dropped only
+// where VS Code's schema reports a problem on the same node
+// (checkVSCodeSchema, a port of VS Code's validator): a value VS Code's
+// schema accepts and a tool does not ("env": "A=1", which the schema
+// leaves untyped; "command" missing, which its stdio shape does not
+// require) keeps mcp-lsp's finding. Cross-file, per-tool and semantic
+// rules are never dropped.
 var vscodeSchemaCodes = []string{
 	rules.CodeInvalidFieldValue,
 	rules.CodeUnknownKey,
 	rules.CodeUnknownServerType,
 	rules.CodeServerNotObject,
+	rules.CodeMissingField,
 }
 
 // clientValidatesMCPSchema reports whether the client named in initialize
@@ -108,11 +121,90 @@ func (s *Server) leavesSchemaToClient(kind *registry.FileKind) bool {
 	return clientValidatesMCPSchema(client)
 }
 
-// withoutSchemaFindings drops the findings VS Code's schema reports itself.
-func withoutSchemaFindings(found []rules.Diagnostic) []rules.Diagnostic {
+// withoutSchemaFindings drops the findings of f that VS Code's schema
+// reports itself, on the same node.
+func withoutSchemaFindings(f *jsonc.File, found []rules.Diagnostic) []rules.Diagnostic {
+	if !slices.ContainsFunc(found, func(d rules.Diagnostic) bool { return slices.Contains(vscodeSchemaCodes, d.Code) }) {
+		return found
+	}
+	reported := map[span.Span]bool{}
+	for _, p := range checkVSCodeSchema(f).problems {
+		for _, sp := range vscodeProblemSpans(p) {
+			reported[sp] = true
+		}
+	}
 	return slices.DeleteFunc(found, func(d rules.Diagnostic) bool {
-		return slices.Contains(vscodeSchemaCodes, d.Code)
+		return slices.Contains(vscodeSchemaCodes, d.Code) && reported[d.Span]
 	})
+}
+
+// vscodeProblemSpans are the spans mcp-lsp gives its finding of the same
+// problem: a value's own span, or its member's when the value is a
+// single character (verdict.Widen); a rejected key's span; for a missing
+// property, the object, or the name of the member it is the value of
+// (where missing-field goes).
+func vscodeProblemSpans(p vsProblem) []span.Span {
+	n := p.node
+	out := []span.Span{n.Span, verdict.Widen(n)}
+	m := n.Member()
+	switch {
+	case p.at == vsOnKey && m != nil:
+		out = append(out, m.Span)
+	case p.at == vsOnMissing && m != nil && m.Value == n:
+		out = append(out, m.Key.Span)
+	}
+	return out
+}
+
+// withoutClientCompletions drops the completion items VS Code's schema
+// offers itself at offset in f (VS Code shows its own and mcp-lsp's side
+// by side, each twice): the keys of the shape the server matches best
+// that are not in it yet, and the enum values of its "type". mcp-lsp's
+// other items (keys VS Code's schema does not know but VS Code reads, such
+// as a server's "sandbox" or "transport") stay.
+func withoutClientCompletions(f *jsonc.File, offset int, items []complete.Item) []complete.Item {
+	offered := vscodeCompletions(f, offset)
+	return slices.DeleteFunc(items, func(it complete.Item) bool { return offered[it.Label] })
+}
+
+// vscodeCompletions are the labels of VS Code's own completion items at
+// offset: property names as mcp-lsp labels keys, enum values of "type" as
+// it labels values (quoted).
+func vscodeCompletions(f *jsonc.File, offset int) map[string]bool {
+	offered := map[string]bool{}
+	if f == nil || f.Root == nil {
+		return offered
+	}
+	// The innermost object holding the cursor, and the schemas it matched.
+	var obj *jsonc.Node
+	check := checkVSCodeSchema(f)
+	for _, m := range check.matches {
+		if m.node.Kind == jsonc.Object && m.node.Span.ContainsInclusive(offset) && (obj == nil || m.node.Span.Len() < obj.Span.Len()) {
+			obj = m.node
+		}
+	}
+	if obj == nil {
+		return offered
+	}
+	for _, m := range check.matches {
+		if m.node != obj {
+			continue
+		}
+		for k, p := range m.schema.Properties {
+			if cur := obj.Get(k); cur != nil && !cur.Span.ContainsInclusive(offset) && cur.Value.Kind != jsonc.Invalid {
+				continue // VS Code does not offer a key the object has
+			}
+			offered[k] = true
+			if k == "type" {
+				for _, e := range p.Enum {
+					if v, ok := e.(string); ok {
+						offered[strconv.Quote(v)] = true
+					}
+				}
+			}
+		}
+	}
+	return offered
 }
 
 // schemaLeftToClientNote ends the hover of a file whose schema findings

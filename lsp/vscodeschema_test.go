@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,5 +128,110 @@ func TestTakeVSCodeSchemaMode(t *testing.T) {
 		if _, left := settings[vscodeSchemaSetting]; left {
 			t.Errorf("%v: setting left for analysis", tc.value)
 		}
+	}
+}
+
+// TestVSCodeSchemaDropsOnlyWhatVSCodeReports: in VS Code, an
+// invalid-field-value VS Code's own schema reports too ("command": 1) is
+// left to VS Code, but one its schema accepts and VS Code does not
+// ("env": "A=1": the schema leaves env untyped; VS Code spreads the string
+// into an object of characters) stays, on the right line of a CRLF file
+// with non-ASCII names. Another client gets both.
+func TestVSCodeSchemaDropsOnlyWhatVSCodeReports(t *testing.T) {
+	const file = "{\r\n  \"servers\": {\r\n    \"ünï\": {\"command\": 1},\r\n    \"日本\": {\"command\": \"x\", \"env\": \"A=1\"}\r\n  }\r\n}\r\n"
+	for _, tc := range []struct {
+		client string
+		lines  []uint32 // of the invalid-field-value findings
+	}{
+		{"Visual Studio Code", []uint32{3}},
+		{"Neovim", []uint32{2, 3}},
+	} {
+		t.Run(tc.client, func(t *testing.T) {
+			dir := t.TempDir()
+			c := startServer(t, Options{})
+			c.initializeAs(dir, tc.client)
+			c.waitConfigAsked()
+			uri := c.open(filepath.Join(dir, ".vscode", "mcp.json"), file)
+			var lines []uint32
+			c.waitDiagnostics(uri, "invalid-field-value on the expected lines", func(p publishParams) bool {
+				lines = lines[:0]
+				for _, d := range p.Diagnostics {
+					if d.Code == "invalid-field-value" {
+						lines = append(lines, d.Range.Start.Line)
+					}
+				}
+				return slices.Equal(lines, tc.lines)
+			})
+			if tc.client == "Neovim" {
+				return
+			}
+			// The finding kept is the env one, on its value (UTF-16 columns).
+			p := c.waitDiagnostics(uri, "env finding", func(p publishParams) bool { return hasCode(p, "invalid-field-value") })
+			for _, d := range p.Diagnostics {
+				if d.Code == "invalid-field-value" {
+					if want := (protocol.Position{Line: 3, Character: 34}); d.Range.Start != want || !strings.Contains(d.Message, `"env"`) {
+						t.Errorf("kept finding at %v: %s, want env's value at %v", d.Range.Start, d.Message, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestVSCodeCompletionLeavesVSCodeItems: in VS Code's own files a VS Code
+// client is not offered the completion items VS Code's schema offers
+// itself (args, env, ... and the "type" values), only mcp-lsp's others;
+// another client gets everything; mcpLsp.vscodeSchemaDiagnostics
+// "always" gives VS Code everything too.
+func TestVSCodeCompletionLeavesVSCodeItems(t *testing.T) {
+	const file = "{\r\n  \"servers\": {\r\n    \"ünï\": {\"command\": \"x\", },\r\n    \"b\": {\"type\": \"\", \"command\": \"y\"}\r\n  }\r\n}\r\n"
+	keyPos := protocol.Position{Line: 2, Character: 28}  // after "x",
+	typePos := protocol.Position{Line: 3, Character: 19} // inside "type": ""
+	for _, tc := range []struct {
+		client  string
+		setting any
+		vscode  bool // VS Code's items left out
+	}{
+		{"Visual Studio Code", nil, true},
+		{"code-server", nil, true},
+		{"Neovim", nil, false},
+		{"Visual Studio Code", "always", false},
+	} {
+		t.Run(fmt.Sprint(tc.client, "/", tc.setting), func(t *testing.T) {
+			dir := t.TempDir()
+			c := startServer(t, Options{})
+			if tc.setting != nil {
+				c.settings = map[string]any{vscodeSchemaSetting: tc.setting}
+			}
+			c.initializeAs(dir, tc.client)
+			c.waitConfigAsked()
+			uri := c.open(filepath.Join(dir, ".vscode", "mcp.json"), file)
+			labels := func(p protocol.Position) []string {
+				var out []string
+				for _, it := range c.complete(uri, p).Items {
+					out = append(out, it.Label)
+				}
+				return out
+			}
+			keys := labels(keyPos)
+			for _, k := range []string{"args", "env", "cwd"} {
+				if slices.Contains(keys, k) == tc.vscode {
+					t.Errorf("key %q offered = %v, want %v (items %v)", k, !tc.vscode, !tc.vscode, keys)
+				}
+			}
+			// Keys VS Code reads but its schema does not offer stay.
+			if !slices.Contains(keys, "sandbox") {
+				t.Errorf("no \"sandbox\" among %v", keys)
+			}
+			types := labels(typePos)
+			if slices.Contains(types, `"stdio"`) == tc.vscode {
+				t.Errorf("\"stdio\" offered = %v, want %v (items %v)", !tc.vscode, !tc.vscode, types)
+			}
+			// Another file keeps everything in every client.
+			other := c.open(filepath.Join(dir, ".mcp.json"), "{\"mcpServers\": {\"a\": {\"command\": \"x\", }}}")
+			if l := c.complete(other, protocol.Position{Line: 0, Character: 37}).Items; !slices.ContainsFunc(l, func(it protocol.CompletionItem) bool { return it.Label == "args" }) {
+				t.Errorf(".mcp.json lacks args: %v", l)
+			}
+		})
 	}
 }
