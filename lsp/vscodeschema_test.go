@@ -100,6 +100,11 @@ func TestVSCodeSchemaSettingChangeTakesEffect(t *testing.T) {
 	c.waitDiagnostics(uri, "schema findings left to VS Code", func(p publishParams) bool {
 		return hasCode(p, "undefined-input") && !hasCode(p, "invalid-field-value")
 	})
+	// As an editor does, the client answers a later workspace/configuration
+	// with the settings it pushed.
+	c.mu.Lock()
+	c.settings = map[string]any{vscodeSchemaSetting: "always"}
+	c.mu.Unlock()
 	c.notify(protocol.MethodWorkspaceDidChangeConfiguration, protocol.DidChangeConfigurationParams{
 		Settings: map[string]any{"mcpLsp": map[string]any{vscodeSchemaSetting: "always"}},
 	})
