@@ -14,6 +14,8 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -21,8 +23,10 @@ import (
 // entry, the same server in the other files they read, and the approval
 // and block lists (effective.Rename). A name some tool rejects or
 // reserves, or one already taken in a map being edited, is refused with
-// the reason. textDocument/rename is served in extraHandler, so its edit
-// can carry the buffers' versions (workspaceEdit, codeaction_edit.go).
+// the reason. In a TOML file (Codex CLI's config.toml) a server is named
+// in every header and dotted key under its table, and all of them are
+// renamed. textDocument/rename is served in extraHandler, so its edit can
+// carry the buffers' versions (workspaceEdit, codeaction_edit.go).
 
 // renameInput is the effective.RenameInput of a request.
 func (s *Server) renameInput(d *document, pos protocol.Position) (effective.RenameInput, error) {
@@ -103,16 +107,46 @@ func (s *Server) rename(ctx context.Context, params *protocol.RenameParams) (*wo
 		return nil, err
 	}
 	ch := &fix.Change{}
-	for _, e := range edits {
-		if strings.EqualFold(filepath.Ext(e.Path), ".toml") {
-			// A TOML server is named in every table header under it
-			// ([mcp_servers.x] and [mcp_servers.x.env]): not yet.
-			return nil, fmt.Errorf("cannot rename: %s is TOML (Codex CLI), where renaming a server is not supported yet", d.display(e.Path))
+	seen := map[fix.Edit]bool{}
+	add := func(e fix.Edit) {
+		if !seen[e] {
+			seen[e] = true
+			ch.Edits = append(ch.Edits, e)
 		}
-		ch.Edits = append(ch.Edits, fix.Edit{Path: e.Path, Span: e.Span, NewText: jsonString(params.NewName)})
+	}
+	for _, e := range edits {
+		if !strings.EqualFold(filepath.Ext(e.Path), ".toml") {
+			add(fix.Edit{Path: e.Path, Span: e.Span, NewText: jsonString(params.NewName)})
+			continue
+		}
+		tes, err := renameInTOML(in.Files(e.Path), e.Span, params.NewName)
+		if err != nil {
+			return nil, fmt.Errorf("cannot rename in %s: %v", d.display(e.Path), err)
+		}
+		for _, te := range tes {
+			add(fix.Edit{Path: e.Path, Span: te.Span, NewText: te.Text})
+		}
 	}
 	caps := s.codeActionCaps().edits
 	return toWorkspaceEdit(d.snap, ch, caps)
+}
+
+// renameInTOML is the rename of the name at sp in a TOML file (Codex
+// CLI's config.toml): a server's key is renamed in every header and
+// dotted key naming its table (toml.RenameKey, which checks the result);
+// a name in a list of names becomes a TOML string.
+func renameInTOML(f *jsonc.File, sp span.Span, newName string) ([]toml.KeyEdit, error) {
+	if f == nil {
+		return nil, fmt.Errorf("the file cannot be read")
+	}
+	n := f.NodeAt(sp.Start)
+	if n == nil || n.Kind != jsonc.String || n.Span != sp {
+		return nil, fmt.Errorf("the name is not where it was")
+	}
+	if m := n.Member(); m != nil && m.Key == n {
+		return toml.RenameKey(f.Src, n.Path(), newName)
+	}
+	return []toml.KeyEdit{{Span: sp, Text: toml.String(newName)}}, nil
 }
 
 // jsonString quotes s as a JSON string, leaving <, > and & as they are.

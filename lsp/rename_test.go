@@ -11,6 +11,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -155,29 +156,95 @@ type workspaceEditResult struct {
 	} `json:"documentChanges"`
 }
 
-// A server in Codex CLI's config.toml is named in every table header under
-// it ([mcp_servers.x] and [mcp_servers.x.env]): rename refuses rather than
-// leave half of them behind.
-func TestRenameRefusesTOML(t *testing.T) {
+// Renaming a server in Codex CLI's config.toml renames every key naming
+// its table: its [mcp_servers.<name>] header and the headers of its
+// sub-tables in the user file (CRLF, non-ASCII text), its key in an inline
+// table after non-ASCII text in the trusted project's file, to a
+// non-ASCII name that TOML must quote; the renamed files parse with the server under its new
+// name. A rename that would break a file is refused.
+func TestRenameInCodexTOML(t *testing.T) {
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
-	toml := filepath.Join(home, ".codex", "config.toml")
-	text := "[mcp_servers.docs]\ncommand = \"npx\"\n\n[mcp_servers.docs.env]\nA = \"1\"\n"
-	if err := os.MkdirAll(filepath.Dir(toml), 0o755); err != nil {
-		t.Fatal(err)
+	proj := filepath.Join(dir, "proj")
+	files := map[string]string{
+		"home/.codex/config.toml": "# ü: 日本\r\n[mcp_servers.docs]\r\ncommand = \"npx\"\r\n\r\n[mcp_servers.docs.env]\r\nA = \"1\"\r\n\r\n[mcp_servers.other]\r\ncommand = \"docs\"\r\n\r\n[projects.\"" + filepath.ToSlash(proj) + "\"]\r\ntrust_level = \"trusted\"\r\n",
+		"proj/.codex/config.toml": "mcp_servers = { \"ü日\" = { command = \"x\" }, docs = { args = [\"-y\"] } }\nmcp_servers_note = \"docs\"\n",
 	}
-	if err := os.WriteFile(toml, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
+	for rel, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	c := startServer(t, Options{Env: registry.Env{Home: home, GOOS: "linux"}})
-	c.initialize(dir)
-	uri := c.open(toml, text)
-	var we json.RawMessage
-	err := c.call(protocol.MethodTextDocumentRename, protocol.RenameParams{
-		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: protocol.Position{Line: 0, Character: 14}},
-		NewName:                    "docs2",
-	}, &we)
-	if err == nil || !strings.Contains(err.Error(), "TOML") {
-		t.Errorf("rename in config.toml: %v %s, want a refusal naming TOML", err, we)
+	c.initializeCaps(proj, map[string]any{"workspace": map[string]any{"configuration": true, "workspaceEdit": map[string]any{"documentChanges": true}}})
+	user := filepath.Join(home, ".codex", "config.toml")
+	uri := c.open(user, files["home/.codex/config.toml"])
+	name := protocol.Position{Line: 1, Character: 15} // inside docs of [mcp_servers.docs]
+
+	var rng protocol.Range
+	if err := c.call(protocol.MethodTextDocumentPrepareRename, protocol.PrepareRenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: name}}, &rng); err != nil {
+		t.Fatal(err)
+	}
+	if want := (protocol.Range{Start: protocol.Position{Line: 1, Character: 13}, End: protocol.Position{Line: 1, Character: 17}}); rng != want {
+		t.Errorf("prepareRename %v, want %v", rng, want)
+	}
+	rename := func(newName string) (*workspaceEditResult, error) {
+		var we workspaceEditResult
+		err := c.call(protocol.MethodTextDocumentRename, protocol.RenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: name}, NewName: newName}, &we)
+		return &we, err
+	}
+	if _, err := rename("other"); err == nil || !strings.Contains(err.Error(), `already has a server named "other"`) {
+		t.Errorf("rename to a taken name: %v", err)
+	}
+	we, err := rename("dócs ü")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	var places []string
+	for _, dc := range we.DocumentChanges {
+		p, _ := uriToPath(dc.TextDocument.URI)
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		text := []byte(files[rel])
+		m := NewMapper(text)
+		slices.SortFunc(dc.Edits, func(a, b protocol.TextEdit) int {
+			return int(b.Range.Start.Line*1000+b.Range.Start.Character) - int(a.Range.Start.Line*1000+a.Range.Start.Character)
+		})
+		for _, e := range dc.Edits {
+			places = append(places, rel+" "+formatRange(e.Range)+" "+e.NewText)
+			sp, err := m.Span(e.Range)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text = append(text[:sp.Start:sp.Start], append([]byte(e.NewText), text[sp.End:]...)...)
+		}
+		got[rel] = string(text)
+	}
+	slices.Sort(places)
+	want := []string{
+		`home/.codex/config.toml 1:13-1:17 "dócs ü"`,
+		`home/.codex/config.toml 4:13-4:17 "dócs ü"`,
+		"proj/.codex/config.toml 0:" + col16(t, files["proj/.codex/config.toml"], "docs =", 0) + "-0:" + col16(t, files["proj/.codex/config.toml"], "docs =", 4) + ` "dócs ü"`,
+	}
+	if !slices.Equal(places, want) {
+		t.Errorf("renamed places\n%s\nwant\n%s", strings.Join(places, "\n"), strings.Join(want, "\n"))
+	}
+	if w := "# ü: 日本\r\n[mcp_servers.\"dócs ü\"]\r\ncommand = \"npx\"\r\n\r\n[mcp_servers.\"dócs ü\".env]\r\n"; !strings.HasPrefix(got["home/.codex/config.toml"], w) {
+		t.Errorf("user config.toml after rename:\n%q", got["home/.codex/config.toml"])
+	}
+	for rel, text := range got {
+		f := toml.Parse([]byte(text))
+		servers := f.Root.Get("mcp_servers")
+		if len(f.Errors) > 0 || servers == nil || servers.Value.Get("dócs ü") == nil || servers.Value.Get("docs") != nil {
+			t.Errorf("%s after rename (errors %v):\n%s", rel, f.Errors, text)
+		}
+	}
+	if !strings.Contains(got["home/.codex/config.toml"], "command = \"docs\"") {
+		t.Errorf("a value equal to the name was renamed:\n%q", got["home/.codex/config.toml"])
 	}
 }
