@@ -2,8 +2,10 @@ package lsp
 
 import (
 	"context"
+	"hash/maphash"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,6 +45,9 @@ type diagnoser struct {
 	runs int // completed runs, for tests and benchmarks
 
 	buf []byte // the last publication's JSON, reused by the worker
+	// encodings are the files' diagnostics as last encoded, used by the
+	// worker only.
+	encodings map[string]*diagnosticCache
 
 	// deferred is set while a run is skipped or thrown away because a
 	// writer is pending: the writer's completion then triggers a run
@@ -60,6 +65,30 @@ type publication struct {
 	uri     protocol.DocumentURI
 	version *int32 // nil for a file that is not open
 	diags   []protocol.Diagnostic
+
+	// json is the diagnostics' JSON array, while the publication is on
+	// its way; sum is its hash (random seed, 64 bits), which a
+	// publication keeps to tell that the next one is the same without
+	// comparing every diagnostic or keeping their JSON.
+	json []byte
+	sum  uint64
+}
+
+// publicationSeed seeds the publications' hashes.
+var publicationSeed = maphash.MakeSeed()
+
+// appendPublication appends the params of p's publishDiagnostics: what
+// appendPublishParams writes for it, with the diagnostics already encoded.
+func appendPublication(b []byte, p publication) []byte {
+	b = append(b, `{"uri":`...)
+	b = appendJSONString(b, string(p.uri))
+	if p.version != nil {
+		b = append(b, `,"version":`...)
+		b = strconv.AppendInt(b, int64(*p.version), 10)
+	}
+	b = append(b, `,"diagnostics":`...)
+	b = append(b, p.json...)
+	return append(b, '}')
 }
 
 func newDiagnoser(s *Server) *diagnoser {
@@ -68,6 +97,7 @@ func newDiagnoser(s *Server) *diagnoser {
 		wake:      make(chan struct{}, 1),
 		tracked:   map[string]bool{},
 		published: map[string]publication{},
+		encodings: map[string]*diagnosticCache{},
 		held:      map[string]publication{},
 	}
 }
@@ -164,7 +194,14 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 	var toSend []publication
 	for _, path := range slices.Sorted(maps.Keys(results)) {
 		p := results[path]
-		if old, ok := d.published[path]; ok && equalVersion(old.version, p.version) && slices.EqualFunc(old.diags, p.diags, diagnosticEqual) {
+		c := d.encodings[path]
+		if c == nil {
+			c = &diagnosticCache{}
+			d.encodings[path] = c
+		}
+		p.json = c.encode(p.diags)
+		p.sum = maphash.Bytes(publicationSeed, p.json)
+		if old, ok := d.published[path]; ok && equalVersion(old.version, p.version) && old.sum == p.sum {
 			continue
 		}
 		if _, ok := d.published[path]; !ok && len(p.diags) == 0 && p.version == nil {
@@ -175,8 +212,9 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 		}
 		if len(p.diags) == 0 && !d.tracked[path] {
 			delete(d.published, path)
+			delete(d.encodings, path)
 		} else {
-			d.published[path] = p
+			d.published[path] = publication{uri: p.uri, version: p.version, diags: p.diags, sum: p.sum}
 		}
 		toSend = append(toSend, p)
 	}
@@ -189,11 +227,7 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 		return
 	}
 	for _, p := range toSend {
-		d.buf = appendPublishParams(d.buf[:0], publishParams{
-			URI:         p.uri,
-			Version:     p.version,
-			Diagnostics: p.diags,
-		})
+		d.buf = appendPublication(d.buf[:0], p)
 		d.s.notifyJSON(ctx, protocol.MethodTextDocumentPublishDiagnostics, d.buf)
 	}
 }

@@ -48,6 +48,13 @@ func appendPublishParams(b []byte, p publishParams) []byte {
 func appendDiagnostic(b []byte, d *protocol.Diagnostic) []byte {
 	b = append(b, `{"range":`...)
 	b = appendRange(b, d.Range)
+	return appendDiagnosticTail(b, d)
+}
+
+// appendDiagnosticTail appends what follows the range in d's JSON, up to
+// and including its closing brace: the part an edit elsewhere in the file
+// leaves as it was (diagnosticCache).
+func appendDiagnosticTail(b []byte, d *protocol.Diagnostic) []byte {
 	if d.Severity != 0 {
 		b = append(b, `,"severity":`...)
 		b = appendJSONFloat(b, float64(d.Severity))

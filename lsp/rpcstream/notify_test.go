@@ -1,7 +1,11 @@
 package rpcstream
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"go.lsp.dev/jsonrpc2"
@@ -34,5 +38,27 @@ func TestNotificationBytesAsTheLibraryWrites(t *testing.T) {
 		if string(got) != string(want) {
 			t.Errorf("params %v:\n got %s\nwant %s", params, got, want)
 		}
+	}
+}
+
+// TestWriteNotificationFrames: WriteNotification frames each
+// notification with its exact length, reusing its buffer from a larger
+// one to a smaller one and back.
+func TestWriteNotificationFrames(t *testing.T) {
+	p := &pipe{in: strings.NewReader("")}
+	s := New(p, Options{})
+	var want []byte
+	for _, params := range []string{strings.Repeat(`"x"`, 1000), `{}`, ``, `[1,2]`, strings.Repeat(" ", 70000) + "1"} {
+		if _, err := s.WriteNotification(context.Background(), "a/b", []byte(params)); err != nil {
+			t.Fatal(err)
+		}
+		body, err := encodeNotification("a/b", json.RawMessage(params))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = fmt.Appendf(want, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	}
+	if got := p.out.Bytes(); !bytes.Equal(got, want) {
+		t.Errorf("frames:\n got %.200q\nwant %.200q", got, want)
 	}
 }

@@ -1,0 +1,96 @@
+package lsp
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// TestDiagnosticCacheEncodesAsAfresh: through a sequence of publications
+// of one file (findings moved, added, removed, changed, their Data
+// replaced by an equal or a different map), the cache's JSON is byte for
+// byte what encoding the list afresh gives, and an edit that only moves
+// the findings, or gives them equal Data, encodes none of them again.
+func TestDiagnosticCacheEncodesAsAfresh(t *testing.T) {
+	diag := func(i int, line uint32) protocol.Diagnostic {
+		code := []string{"unpinned-package", "windows-cmd-wrapper", "invalid-field-value"}[i%3]
+		d := protocol.Diagnostic{
+			Range:           protocol.Range{Start: protocol.Position{Line: line, Character: 4}, End: protocol.Position{Line: line, Character: 19}},
+			Severity:        protocol.DiagnosticSeverity(1 + i%4),
+			Code:            code,
+			CodeDescription: &protocol.CodeDescription{Href: uri.URI(ruleDocURL(code))},
+			Source:          "mcp-lsp",
+			Message:         fmt.Sprintf("server \"s-%d\": <npx> & café", i),
+		}
+		if i%2 == 0 {
+			d.Data = map[string]any{"server": fmt.Sprintf("s-%d", i), "tools": []string{"claude-code"}}
+		}
+		if i%5 == 0 {
+			d.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
+			d.RelatedInformation = []protocol.DiagnosticRelatedInformation{{Location: protocol.Location{URI: "file:///w/.mcp.json", Range: d.Range}, Message: "there"}}
+		}
+		return d
+	}
+	var ds []protocol.Diagnostic
+	for i := range 40 {
+		ds = append(ds, diag(i, uint32(10*i)))
+	}
+	moved := func(ds []protocol.Diagnostic, by uint32) []protocol.Diagnostic {
+		out := slices.Clone(ds)
+		for i := range out {
+			out[i].Range.Start.Line += by
+			out[i].Range.End.Line += by
+		}
+		return out
+	}
+	steps := []struct {
+		name    string
+		ds      []protocol.Diagnostic
+		encoded int // encoded afresh, against the step before; -1: not checked
+	}{
+		{"first", ds, 40},
+		{"same again", ds, 0},
+		{"all moved", moved(ds, 3), 0},
+		{"one added in the middle", slices.Insert(moved(ds, 3), 20, diag(99, 205)), 1},
+		{"one removed", slices.Delete(moved(ds, 3), 5, 6), 0},
+		{"a message changed", func() []protocol.Diagnostic {
+			out := moved(ds, 3)
+			out[7].Message += "!"
+			return out
+		}(), 2}, // and the one removed before
+		{"Data replaced by an equal map", func() []protocol.Diagnostic {
+			out := slices.Clone(ds)
+			out[0].Data = map[string]any{"server": "s-0", "tools": []string{"claude-code"}}
+			return out
+		}(), 1}, // the message changed before
+		{"Data replaced by another map", func() []protocol.Diagnostic {
+			out := slices.Clone(ds)
+			out[2].Data = map[string]any{"server": "other"}
+			return out
+		}(), 1},
+		{"related moved", func() []protocol.Diagnostic {
+			out := slices.Clone(ds)
+			out[5].RelatedInformation = []protocol.DiagnosticRelatedInformation{{Location: protocol.Location{URI: "file:///w/.mcp.json"}, Message: "there"}}
+			return out
+		}(), 2}, // and the one with another map before
+		{"duplicates", []protocol.Diagnostic{ds[1], ds[1], ds[3], ds[1]}, 2},
+		{"duplicates again", []protocol.Diagnostic{ds[1], ds[3], ds[1], ds[1]}, 0},
+		{"none", []protocol.Diagnostic{}, 0},
+	}
+	var c diagnosticCache
+	for _, st := range steps {
+		got := c.encode(st.ds)
+		want := appendPublishParams(nil, publishParams{Diagnostics: st.ds})
+		want = want[bytes.Index(want, []byte(`"diagnostics":`))+len(`"diagnostics":`) : len(want)-1]
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the cache's JSON differs from a fresh encoding:\n got %s\nwant %s", st.name, got, want)
+		}
+		if n := c.encoded; st.encoded >= 0 && n != st.encoded {
+			t.Errorf("%s: %d diagnostics encoded afresh, want %d", st.name, n, st.encoded)
+		}
+	}
+}
