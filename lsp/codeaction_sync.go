@@ -99,65 +99,102 @@ func (v *syncView) sourceOf(path string, content []byte) (mcpsync.Source, bool) 
 	return mcpsync.Source{}, false
 }
 
-// planUpdate plans "Update from <source>" for a server of this file that
-// sync wrote: the source's version written again over the hand edit
-// (sync --force for one server). ok is false when the server has no
-// record here, or its source cannot be read (gone, or a template with
-// variables only the command line knows).
-func (v *syncView) planUpdate(server string) (*mcpsync.Plan, mcpsync.Record, bool) {
+// syncUpdate is "Update from <source>" for a server of this file that sync
+// wrote: the source's version written again over the hand edit (sync
+// --force for one server), or why it cannot be computed here.
+type syncUpdate struct {
+	rec    mcpsync.Record
+	target mcpsync.Target
+	plan   *mcpsync.Plan // nil when unresolved
+	// unresolved are the source's template variables that have no value
+	// here (mcpsync.TemplateError): the update is not offered with a
+	// {{...}} left in it, the user is told which and how to give them.
+	unresolved []error
+}
+
+// planUpdate plans the update of server. The source's template is
+// resolved as `mcp-lsp sync` resolves it (mcpsync.TemplateValues: the
+// root, the Python found, the --var values recorded at its last sync).
+// ok is false when the server has no record here, its source cannot be
+// read, or the update would change nothing.
+func (v *syncView) planUpdate(server string) (syncUpdate, bool) {
 	doc := v.af.doc
 	rec, ok := v.records.Find(mcpsync.RelName(v.ws.ProjectDir, doc.Path), server)
 	if !ok {
-		return nil, rec, false
+		return syncUpdate{}, false
 	}
 	t, ok := mcpsync.TargetOf(v.ws.Registry, v.ws.Env, v.ws.ProjectDir, rec)
 	if !ok || t.Path != doc.Path {
-		return nil, rec, false
+		return syncUpdate{}, false
 	}
 	t.Content, t.Exists = doc.Content, true
+	u := syncUpdate{rec: rec, target: t}
 	srcPath := filepath.FromSlash(rec.Source)
 	if !filepath.IsAbs(srcPath) {
 		srcPath = filepath.Join(v.ws.ProjectDir, srcPath)
 	}
 	content, exists, err := v.ws.File(srcPath)
 	if err != nil || !exists {
-		return nil, rec, false
+		return syncUpdate{}, false
 	}
-	vars := mcpsync.Vars{mcpsync.VarRoot: v.ws.ProjectDir}
+	vars := mcpsync.TemplateValues(v.ws.ProjectDir, srcPath, v.records.Vars[rec.Source], nil, cache.SyncHost())
 	resolved, _, errs := mcpsync.Resolve(content, vars)
 	if len(errs) > 0 {
-		return nil, rec, false
+		u.unresolved = errs
+		return u, true
 	}
 	src, ok := v.sourceOf(srcPath, resolved)
 	if !ok {
-		return nil, rec, false
+		return syncUpdate{}, false
 	}
 	src.Rel = rec.Source
 	plan, err := mcpsync.Compute(src, vars, []mcpsync.Target{t}, v.records, mcpsync.Options{Only: server, Force: true})
 	if err != nil || len(plan.Targets) != 1 || !plan.Targets[0].Changed() {
-		return nil, rec, false
+		return syncUpdate{}, false
 	}
-	return plan, rec, true
+	u.plan = plan
+	return u, true
+}
+
+// unresolvedReason says which variables of the source have no value and
+// how to give them.
+func (u syncUpdate) unresolvedReason() string {
+	msgs := make([]string, len(u.unresolved))
+	for i, e := range u.unresolved {
+		msgs[i] = e.Error()
+	}
+	return fmt.Sprintf("%s has template variables with no value here: %s. Run mcp-lsp sync with --var NAME=VALUE once; sync records the values it is given (unless they look like secrets) for the next update",
+		u.rec.Source, strings.Join(msgs, "; "))
 }
 
 // driftFix is the quick fix of a sync-drift finding: "Update from
-// <source>".
+// <source>"; disabled, with the reason, when the source's template has
+// variables without a value here.
 func (s *Server) driftFix(af *actionFile, server string, raw json.RawMessage, caps codeActionCaps) (codeAction, bool) {
 	v, ok := newSyncView(af)
 	if !ok {
 		return codeAction{}, false
 	}
-	plan, rec, ok := v.planUpdate(server)
+	u, ok := v.planUpdate(server)
 	if !ok {
 		return codeAction{}, false
 	}
-	o := &addOffer{plan: plan}
+	a := codeAction{Title: "Update from " + u.rec.Source, Kind: protocol.QuickFix, Diagnostics: []json.RawMessage{raw}}
+	if u.plan == nil {
+		if !caps.disabled {
+			return codeAction{}, false
+		}
+		a.Disabled = &protocol.CodeActionDisable{Reason: u.unresolvedReason()}
+		return a, true
+	}
+	o := &addOffer{plan: u.plan}
 	edit, err := toWorkspaceEdit(af.snap, o.change(v), caps.edits)
 	if err != nil {
 		s.logger.Error("sync update edit", "error", err)
 		return codeAction{}, false
 	}
-	return codeAction{Title: "Update from " + rec.Source, Kind: protocol.QuickFix, Diagnostics: []json.RawMessage{raw}, IsPreferred: true, Edit: edit}, true
+	a.IsPreferred, a.Edit = true, edit
+	return a, true
 }
 
 // lacking lists the tools in use here (those with an effective

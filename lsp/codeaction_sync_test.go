@@ -74,3 +74,92 @@ func sortedCopy(s []string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// templateProject is a project whose .cursor/mcp.json entry "x" was synced
+// from tmpl.json, a template using every kind of variable ({{root}},
+// {{runtime.python}} found in the .venv beside it, {{region}} given with
+// --var at the last sync), then changed by hand (the recorded hash is not
+// the entry's). records is the "vars" of .mcp-lsp/sync.json.
+func templateProject(t *testing.T, profile, vars string) (*testClient, *editor, string) {
+	t.Helper()
+	return actionProject(t, profile, map[string]string{
+		"ext/tmpl.json":        `{"mcpServers": {"x": {"command": "{{runtime.python}}", "args": ["-m", "x", "--region", "{{region}}", "--home", "{{root}}"]}}}`,
+		"ext/.venv/bin/python": "",
+		".cursor/mcp.json":     `{"mcpServers": {"x": {"command": "python", "args": ["-m", "x", "--region", "hand-edited"]}}}` + "\n",
+		".mcp-lsp/sync.json": `{"version": 1, "entries": [{"source": "ext/tmpl.json", "target": ".cursor/mcp.json", "tool": "cursor", "server": "x",
+			"hash": "sha256:0000000000000000000000000000000000000000000000000000000000000000"}]` + vars + `}`,
+	})
+}
+
+// TestUpdateFromTemplateResolvesEveryVariable: "Update from <template>"
+// resolves the template as mcp-lsp sync does (mcpsync.TemplateValues): the
+// root, the Python of the .venv beside it, and the --var values recorded
+// at its last sync; nothing of the form {{...}} is written, and the drift
+// goes away.
+func TestUpdateFromTemplateResolvesEveryVariable(t *testing.T) {
+	c, ed, dir := templateProject(t, "full", `, "vars": {"ext/tmpl.json": {"region": "eu"}}`)
+	path := filepath.Join(dir, ".cursor", "mcp.json")
+	uri := ed.open(path)
+	diags := ed.latestDiagnostics(path)
+	if !slices.ContainsFunc(diags, func(d protocol.Diagnostic) bool { return d.Code == "sync-drift" }) {
+		t.Fatalf("no sync-drift: %v", diags)
+	}
+	text, _ := ed.content(path)
+	actions, _ := c.codeActions(uri, markerRange(t, text, `"|x"`), diags, "quickfix")
+	a := actionTitled(t, actions, "Update from ext/tmpl.json")
+	if a.Disabled != nil || a.Edit == nil {
+		t.Fatalf("update not offered with its edit: %+v", a)
+	}
+	ed.apply(a.Edit)
+	got, _ := ed.content(path)
+	for _, want := range []string{
+		`"command": "` + filepath.Join(dir, "ext", ".venv", "bin", "python") + `"`,
+		`"eu"`, `"` + dir + `"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("updated entry lacks %s:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "{{") || strings.Contains(got, "hand-edited") {
+		t.Errorf("updated entry:\n%s", got)
+	}
+	// The target's buffer and the records on disk change; once the
+	// server has both, the drift is gone.
+	c.waitDiagnostics(uri, "no drift after the update", func(p publishParams) bool {
+		return versionIs(p, ed.version(path)) && !hasCode(p, "sync-drift")
+	})
+}
+
+// TestUpdateFromTemplateReportsUnresolved: with no value for {{region}}
+// (never given with --var, or not recorded), "Update from" is offered
+// disabled, saying which variable and how to give it, and hover says so;
+// a client that cannot show a disabled action gets none. Nothing is
+// written with a {{...}} in it.
+func TestUpdateFromTemplateReportsUnresolved(t *testing.T) {
+	c, ed, dir := templateProject(t, "full", "")
+	path := filepath.Join(dir, ".cursor", "mcp.json")
+	uri := ed.open(path)
+	diags := ed.latestDiagnostics(path)
+	text, _ := ed.content(path)
+	actions, _ := c.codeActions(uri, markerRange(t, text, `"|x"`), diags, "quickfix")
+	a := actionTitled(t, actions, "Update from ext/tmpl.json")
+	if a.Disabled == nil || a.Edit != nil {
+		t.Fatalf("update offered with an edit: %+v", a)
+	}
+	for _, want := range []string{"{{region}}", "line 1", "--var NAME=VALUE"} {
+		if !strings.Contains(a.Disabled.Reason, want) {
+			t.Errorf("reason lacks %q: %s", want, a.Disabled.Reason)
+		}
+	}
+	if h := c.hover(uri, markerRange(t, text, `"|x"`).Start); !strings.Contains(h, "{{region}}") || !strings.Contains(h, "changed by hand since (drift)") {
+		t.Errorf("hover does not say why there is no update:\n%s", h)
+	}
+
+	c2, ed2, dir2 := templateProject(t, "no-create-no-disabled", "")
+	path2 := filepath.Join(dir2, ".cursor", "mcp.json")
+	uri2 := ed2.open(path2)
+	actions2, _ := c2.codeActions(uri2, markerRange(t, text, `"|x"`), ed2.latestDiagnostics(path2), "quickfix")
+	if slices.ContainsFunc(actions2, func(a wireAction) bool { return strings.HasPrefix(a.Title, "Update from") }) {
+		t.Errorf("a client without disabled actions got %q", titlesOf(actions2))
+	}
+}

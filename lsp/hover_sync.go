@@ -31,31 +31,39 @@ func (s *Server) syncHover(ctx context.Context, uri protocol.DocumentURI, offset
 	if !ok {
 		return ""
 	}
-	plan, rec, ok := v.planUpdate(name)
+	u, ok := v.planUpdate(name)
 	if !ok {
 		return ""
 	}
-	tp := plan.Targets[0]
-	if sp, ok := mcpsync.KeySpan(af.doc.Parsed, tp.Target, name); !ok || !sp.ContainsInclusive(offset) {
+	rec := u.rec
+	if sp, ok := mcpsync.KeySpan(af.doc.Parsed, u.target, name); !ok || !sp.ContainsInclusive(offset) {
 		return "" // on the server's name only, where the finding is
 	}
-	here, ok := tp.Target.CurrentEntry(name)
-	if !ok {
-		return ""
-	}
-	source, ok := tp.Entry(name)
+	here, ok := u.target.CurrentEntry(name)
 	if !ok {
 		return ""
 	}
 	var b strings.Builder
 	b.WriteString("\n\n---\n\n")
+	if u.plan == nil {
+		drift := ""
+		if mcpsync.HashEntry(here) != rec.Hash {
+			drift = ", changed by hand since (drift)"
+		}
+		fmt.Fprintf(&b, "**Synced from %s**%s. %s.\n", rec.Source, drift, u.unresolvedReason())
+		return b.String()
+	}
+	source, ok := u.plan.Targets[0].Entry(name)
+	if !ok {
+		return ""
+	}
 	if mcpsync.HashEntry(here) != rec.Hash {
 		fmt.Fprintf(&b, "**Synced from %s**, changed by hand since (drift): `mcp-lsp sync` leaves it alone; the quick fix \"Update from %s\" writes the source's version again.\n\n", rec.Source, rec.Source)
 	} else {
 		fmt.Fprintf(&b, "**Synced from %s**, which has changed since: the next `mcp-lsp sync %s` updates it.\n\n", rec.Source, rec.Source)
 	}
-	hereText, lang := tp.Target.RenderEntry(name, mcpsync.MaskEntry(here))
-	sourceText, _ := tp.Target.RenderEntry(name, mcpsync.MaskEntry(source))
+	hereText, lang := u.target.RenderEntry(name, mcpsync.MaskEntry(here))
+	sourceText, _ := u.target.RenderEntry(name, mcpsync.MaskEntry(source))
 	fmt.Fprintf(&b, "Here:\n\n```%s\n%s\n```\n\nFrom %s:\n\n```%s\n%s\n```\n", lang, hereText, rec.Source, lang, sourceText)
 	return b.String()
 }

@@ -334,3 +334,12 @@ func semSecretVariable(field, key, server string) string {
 	}
 	return strings.TrimSuffix(base, "_") + "_TOKEN"
 }
+
+// LooksLikeSecret reports whether value, under the name key, is what
+// literal-secret reports in an env entry or a header: sync does not
+// record such a --var value in the project's committed records.
+func LooksLikeSecret(key, value string) bool {
+	_, env := semDetectSecret("env", key, value)
+	_, header := semDetectSecret("headers", key, value)
+	return env || header
+}

@@ -2,6 +2,7 @@ package sync
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
@@ -133,6 +134,9 @@ type Options struct {
 	// editor's "Add to <tool>"): the other servers, their entries and
 	// their records are left as they are, and nothing is removed.
 	Only string
+	// Remember are the template values to record for the source's next
+	// sync (RememberedVars); ignored with Only.
+	Remember Vars
 }
 
 // serverOf is a source server ready to write.
@@ -178,6 +182,18 @@ func Compute(src Source, vars Vars, targets []Target, old *Records, opts Options
 		}
 	}
 	recs.Entries = append(recs.Entries, kept...)
+	recs.Vars = maps.Clone(old.Vars)
+	if opts.Only == "" {
+		switch {
+		case len(opts.Remember) > 0 && src.Content != nil:
+			if recs.Vars == nil {
+				recs.Vars = map[string]Vars{}
+			}
+			recs.Vars[src.Rel] = opts.Remember
+		default:
+			delete(recs.Vars, src.Rel)
+		}
+	}
 	plan.Records = recs
 	return plan, nil
 }

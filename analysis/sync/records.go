@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -46,6 +47,10 @@ type Record struct {
 type Records struct {
 	Version int      `json:"version"`
 	Entries []Record `json:"entries"`
+	// Vars are, per source, the --var values of its last sync that its
+	// template uses (RememberedVars): the next sync, and the editor's
+	// "Update from", resolve the template with them (TemplateValues).
+	Vars map[string]Vars `json:"vars,omitempty"`
 }
 
 // ParseRecords reads a records file; empty content is no records.
@@ -74,7 +79,14 @@ func (r *Records) Marshal() []byte {
 	if es == nil {
 		es = []Record{}
 	}
-	out, _ := json.MarshalIndent(Records{Version: recordsVersion, Entries: es}, "", "  ")
+	vars := r.Vars
+	for k, v := range vars {
+		if len(v) == 0 {
+			vars = maps.Clone(vars)
+			delete(vars, k)
+		}
+	}
+	out, _ := json.MarshalIndent(Records{Version: recordsVersion, Entries: es, Vars: vars}, "", "  ")
 	return append(out, '\n')
 }
 

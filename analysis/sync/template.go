@@ -3,11 +3,13 @@ package sync
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
 	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 )
 
 // Template variables. A source may write {{root}}, {{runtime.python}} or
@@ -55,6 +57,80 @@ type TemplateError struct {
 
 func (e *TemplateError) Error() string {
 	return fmt.Sprintf("line %d:%d: {{%s}}: %s", e.Line, e.Col, e.Name, e.Reason)
+}
+
+// Host is what the template values need of the machine, given by the
+// caller so that this package does no I/O: whether a file exists, and a
+// command's path on PATH. The Python is looked up, never run.
+type Host struct {
+	GOOS     string
+	IsFile   func(path string) bool
+	LookPath func(name string) (string, bool)
+}
+
+// TemplateValues are the values of a source's template variables, the
+// one place `mcp-lsp sync` and the editor's "Update from" take them from:
+// {{root}} is the project root, {{runtime.python}} the Python FindPython
+// finds, then the values recorded at the source's last sync
+// (Records.Vars), then given (--var), each overriding the ones before.
+func TemplateValues(root, srcPath string, recorded, given Vars, h Host) Vars {
+	values := Vars{VarRoot: root}
+	if py, ok := FindPython(filepath.Dir(srcPath), root, h); ok {
+		values[VarPython] = py
+	}
+	for k, v := range recorded {
+		values[k] = v
+	}
+	for k, v := range given {
+		values[k] = v
+	}
+	return values
+}
+
+// FindPython is {{runtime.python}}: the virtualenv Python beside the
+// source, else the project's, else python3 (or python) on PATH.
+func FindPython(sourceDir, root string, h Host) (string, bool) {
+	rel := filepath.Join(".venv", "bin", "python")
+	if h.GOOS == "windows" {
+		rel = filepath.Join(".venv", "Scripts", "python.exe")
+	}
+	for _, dir := range []string{sourceDir, root} {
+		if p := filepath.Join(dir, rel); h.IsFile != nil && h.IsFile(p) {
+			return p, true
+		}
+	}
+	if h.LookPath == nil {
+		return "", false
+	}
+	for _, name := range []string{"python3", "python"} {
+		if p, ok := h.LookPath(name); ok {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// RememberedVars are the values worth recording for the source's next
+// sync (Records.Vars): of the variables src uses, those given with --var
+// now or recorded before (given first), not root (the project root each
+// time), nor one that looks like a secret (the records are committed;
+// such a value is given with --var each time).
+func RememberedVars(src []byte, recorded, given Vars) Vars {
+	var out Vars
+	for _, p := range Placeholders(src) {
+		v, ok := given[p.Name]
+		if !ok {
+			v, ok = recorded[p.Name]
+		}
+		if !ok || p.Name == VarRoot || rules.LooksLikeSecret(p.Name, v) {
+			continue
+		}
+		if out == nil {
+			out = Vars{}
+		}
+		out[p.Name] = v
+	}
+	return out
 }
 
 // Placeholder is one {{...}} of a template (interp.Placeholder).

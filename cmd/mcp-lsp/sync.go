@@ -9,9 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -143,13 +141,8 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	src.Auto = !isToolFile || kind == nil
-	values := mcpsync.Vars{mcpsync.VarRoot: root}
-	if py, ok := findPython(filepath.Dir(srcPath), root); ok {
-		values[mcpsync.VarPython] = py
-	}
-	for k, v := range vars {
-		values[k] = v
-	}
+	values := mcpsync.TemplateValues(root, srcPath, records.Vars[src.Rel], mcpsync.Vars(vars), cache.SyncHost())
+	var remember mcpsync.Vars
 	var subs []mcpsync.Substitution
 	if !exists {
 		if !slices.ContainsFunc(records.Entries, func(r mcpsync.Record) bool { return r.Source == src.Rel }) {
@@ -165,6 +158,7 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		src.Content, subs = resolved, s
+		remember = mcpsync.RememberedVars(content, records.Vars[src.Rel], mcpsync.Vars(vars))
 	}
 
 	tools, err := syncTools(ctx, se, *to, mcpsync.Scope(*scope))
@@ -184,7 +178,7 @@ func runSync(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			targets = append(targets, t)
 		}
 	}
-	plan, err := mcpsync.Compute(src, values, targets, records, mcpsync.Options{Force: *force})
+	plan, err := mcpsync.Compute(src, values, targets, records, mcpsync.Options{Force: *force, Remember: remember})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -312,7 +306,11 @@ func writeSyncReport(w io.Writer, plan *mcpsync.Plan, subs []mcpsync.Substitutio
 		if s.Server != "" {
 			where = " in " + displayServer(s.Server)
 		}
-		fmt.Fprintf(w, "substituted %s%s: %s\n", s.What, where, s.Value)
+		value := s.Value // a secret given with --var is written, never shown
+		if rules.LooksLikeSecret(strings.Trim(s.What, "{} "), value) {
+			value = rules.Masked
+		}
+		fmt.Fprintf(w, "substituted %s%s: %s\n", s.What, where, value)
 	}
 	if !changed && !blocked {
 		fmt.Fprintln(w, "up to date: nothing to change")
@@ -376,31 +374,6 @@ func syncTools(ctx context.Context, se *syncEnv, to string, scope mcpsync.Scope)
 		return nil, fmt.Errorf("no tool's MCP file found at %s level; name the tools with --to (%s)", scope, strings.Join(known, ", "))
 	}
 	return out, nil
-}
-
-// findPython is {{runtime.python}}: the virtualenv Python beside the
-// source, else the project's, else python3 (or python) on PATH. Found by
-// stat and PATH lookup; never run.
-func findPython(sourceDir, root string) (string, bool) {
-	rel := filepath.Join(".venv", "bin", "python")
-	if runtime.GOOS == "windows" {
-		rel = filepath.Join(".venv", "Scripts", "python.exe")
-	}
-	for _, dir := range []string{sourceDir, root} {
-		p := filepath.Join(dir, rel)
-		if info, err := os.Stat(p); err == nil && !info.IsDir() {
-			return p, true
-		}
-	}
-	for _, name := range []string{"python3", "python"} {
-		if p, err := exec.LookPath(name); err == nil {
-			if abs, err := filepath.Abs(p); err == nil {
-				return abs, true
-			}
-			return p, true
-		}
-	}
-	return "", false
 }
 
 // userRecordsFile is where --scope user keeps its records: beside the
