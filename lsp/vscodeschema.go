@@ -51,11 +51,13 @@ var vscodeSchemaKinds = []string{"vscode-workspace", "vscode-user"}
 // schema can report too: a key its additionalProperties: false rejects
 // (unknown-key), a wrong type or value (invalid-field-value,
 // unknown-server-type), a server that is not an object
-// (server-not-object) and a required property missing (missing-field:
-// url in a remote server, an input's id). Such a finding is dropped only
-// where VS Code's schema reports a problem on the same node
+// (server-not-object) and a required property missing (missing-field,
+// and missing-url and missing-command, the same finding where a tool's
+// rule says more: url in a remote server, an input's id). Such a finding
+// is dropped only where VS Code's schema reports a problem on the same
+// node, and for a missing property the same property
 // (checkVSCodeSchema, a port of VS Code's validator): a value VS Code's
-// schema accepts and a tool does not ("env": "A=1", which the schema
+// schema accepts and VS Code does not ("env": "A=1", which the schema
 // leaves untyped; "command" missing, which its stdio shape does not
 // require) keeps mcp-lsp's finding. Cross-file, per-tool and semantic
 // rules are never dropped.
@@ -65,7 +67,13 @@ var vscodeSchemaCodes = []string{
 	rules.CodeUnknownServerType,
 	rules.CodeServerNotObject,
 	rules.CodeMissingField,
+	rules.CodeMissingURL,
+	rules.CodeMissingCommand,
 }
+
+// vscodeMissingCodes are those of vscodeSchemaCodes about a missing
+// property, named by the finding's data "field".
+var vscodeMissingCodes = []string{rules.CodeMissingField, rules.CodeMissingURL, rules.CodeMissingCommand}
 
 // clientValidatesMCPSchema reports whether the client named in initialize
 // (clientInfo.name, which vscode-languageclient fills from VS Code's
@@ -122,19 +130,37 @@ func (s *Server) leavesSchemaToClient(kind *registry.FileKind) bool {
 }
 
 // withoutSchemaFindings drops the findings of f that VS Code's schema
-// reports itself, on the same node.
+// reports itself, on the same node (and for a missing property, the same
+// property).
 func withoutSchemaFindings(f *jsonc.File, found []rules.Diagnostic) []rules.Diagnostic {
 	if !slices.ContainsFunc(found, func(d rules.Diagnostic) bool { return slices.Contains(vscodeSchemaCodes, d.Code) }) {
 		return found
 	}
-	reported := map[span.Span]bool{}
+	type place struct {
+		sp      span.Span
+		missing string // the property missing; "" for other problems
+	}
+	reported := map[place]bool{}
 	for _, p := range checkVSCodeSchema(f).problems {
 		for _, sp := range vscodeProblemSpans(p) {
-			reported[sp] = true
+			reported[place{sp, p.missing}] = true
 		}
 	}
-	return slices.DeleteFunc(found, func(d rules.Diagnostic) bool {
-		return slices.Contains(vscodeSchemaCodes, d.Code) && reported[d.Span]
+	// A copy: found may be the snapshot's memo, which a later request
+	// with another setting reads again.
+	return slices.DeleteFunc(slices.Clone(found), func(d rules.Diagnostic) bool {
+		if !slices.Contains(vscodeSchemaCodes, d.Code) {
+			return false
+		}
+		missing := ""
+		if slices.Contains(vscodeMissingCodes, d.Code) {
+			field, _ := d.Data["field"].(string)
+			missing = field[strings.LastIndex(field, ".")+1:]
+			if missing == "" {
+				return false
+			}
+		}
+		return reported[place{d.Span, missing}]
 	})
 }
 
@@ -142,7 +168,7 @@ func withoutSchemaFindings(f *jsonc.File, found []rules.Diagnostic) []rules.Diag
 // problem: a value's own span, or its member's when the value is a
 // single character (verdict.Widen); a rejected key's span; for a missing
 // property, the object, or the name of the member it is the value of
-// (where missing-field goes).
+// (where missing-field, missing-url and missing-command go).
 func vscodeProblemSpans(p vsProblem) []span.Span {
 	n := p.node
 	out := []span.Span{n.Span, verdict.Widen(n)}
@@ -164,7 +190,7 @@ func vscodeProblemSpans(p vsProblem) []span.Span {
 // as a server's "sandbox" or "transport") stay.
 func withoutClientCompletions(f *jsonc.File, offset int, items []complete.Item) []complete.Item {
 	offered := vscodeCompletions(f, offset)
-	return slices.DeleteFunc(items, func(it complete.Item) bool { return offered[it.Label] })
+	return slices.DeleteFunc(slices.Clone(items), func(it complete.Item) bool { return offered[it.Label] })
 }
 
 // vscodeCompletions are the labels of VS Code's own completion items at

@@ -104,7 +104,9 @@ var vscodeMCPSchema = sync.OnceValue(func() *vsSchema {
 type vsProblem struct {
 	node *jsonc.Node
 	at   vsProblemAt
-	msg  string
+	// missing is the required property missing (at vsOnMissing).
+	missing string
+	msg     string
 }
 
 // vsProblemAt is where VS Code shows a problem.
@@ -374,7 +376,7 @@ func vsObject(n *jsonc.Node, s *vsSchema, res *vsResult, matches *[]vsMatch) {
 	}
 	for _, k := range s.Required {
 		if m := values[k]; m == nil || m.Value.Kind == jsonc.Invalid {
-			res.problems = append(res.problems, vsProblem{node: n, at: vsOnMissing, msg: strconv.Quote(k) + " is missing"})
+			res.problems = append(res.problems, vsProblem{node: n, at: vsOnMissing, missing: k, msg: strconv.Quote(k) + " is missing"})
 		}
 	}
 	seen := func(k string) { unseen = slices.DeleteFunc(unseen, func(u string) bool { return u == k }) }

@@ -240,3 +240,40 @@ func TestVSCodeCompletionLeavesVSCodeItems(t *testing.T) {
 		})
 	}
 }
+
+// TestVSCodeSchemaMissingField: a remote server without url is reported by
+// VS Code's schema (its remote shape requires url), so VS Code gets no
+// missing-url for it; a server without command passes VS Code's schema
+// (its stdio shape requires nothing), so mcp-lsp's missing-command stays.
+func TestVSCodeSchemaMissingField(t *testing.T) {
+	const file = `{"servers": {"rémote": {"type": "http"}, "local": {"args": []}}}`
+	for client, want := range map[string][]string{
+		"Visual Studio Code": {"missing-command local"},
+		"Neovim":             {"missing-command local", "missing-url rémote"},
+	} {
+		t.Run(client, func(t *testing.T) {
+			dir := t.TempDir()
+			c := startServer(t, Options{})
+			c.initializeAs(dir, client)
+			c.waitConfigAsked()
+			uri := c.open(filepath.Join(dir, ".vscode", "mcp.json"), file)
+			m := NewMapper([]byte(file))
+			var on []string
+			c.waitDiagnostics(uri, strings.Join(want, ", "), func(p publishParams) bool {
+				on = on[:0]
+				for _, d := range p.Diagnostics {
+					if !strings.HasPrefix(fmt.Sprint(d.Code), "missing-") {
+						continue
+					}
+					sp, err := m.Span(d.Range)
+					if err != nil {
+						t.Fatal(err)
+					}
+					on = append(on, fmt.Sprint(d.Code)+" "+strings.Trim(file[sp.Start:sp.End], `"`))
+				}
+				slices.Sort(on)
+				return slices.Equal(on, want)
+			})
+		})
+	}
+}
