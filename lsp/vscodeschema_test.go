@@ -96,6 +96,9 @@ func TestVSCodeSchemaSettingChangeTakesEffect(t *testing.T) {
 	dir := t.TempDir()
 	c := startServer(t, Options{})
 	c.initializeAs(dir, "Visual Studio Code")
+	// The startup fetch of the settings first: a change racing its answer
+	// is the startup-settings race, not what this test is about.
+	c.waitConfigAsked()
 	uri := c.open(filepath.Join(dir, ".vscode", "mcp.json"), vscodeSchemaFile)
 	c.waitDiagnostics(uri, "schema findings left to VS Code", func(p publishParams) bool {
 		return hasCode(p, "undefined-input") && !hasCode(p, "invalid-field-value")
