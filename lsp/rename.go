@@ -34,6 +34,11 @@ func (s *Server) renameInput(d *document, pos protocol.Position) (effective.Rena
 	if err != nil {
 		return effective.RenameInput{}, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err)
 	}
+	if isTOML(d.path) {
+		if def, _, ok := tomlNameOffset(d.parsed, offset); ok {
+			offset = def
+		}
+	}
 	launch := d.launch()
 	return effective.RenameInput{
 		Path:     d.path,
@@ -72,6 +77,16 @@ func (s *Server) PrepareRename(ctx context.Context, params *protocol.PrepareRena
 	_, sp, ok := effective.PrepareRename(in)
 	if !ok {
 		return nil, fmt.Errorf("only a server's name can be renamed")
+	}
+	if offset, err := d.m.PositionOffset(params.Position); err == nil && isTOML(d.path) {
+		// The name under the cursor, which may be another key naming
+		// the server's table than the one that defined it.
+		if _, seg, ok := tomlNameOffset(d.parsed, offset); ok && !seg.ContainsInclusive(sp.Start) {
+			if q := d.parsed.Src[seg.Start]; (q == '"' || q == '\'') && seg.Len() >= 2 {
+				seg = span.New(seg.Start+1, seg.End-1)
+			}
+			sp = seg
+		}
 	}
 	rng, err := d.m.Range(sp)
 	if err != nil {
@@ -115,7 +130,7 @@ func (s *Server) rename(ctx context.Context, params *protocol.RenameParams) (*wo
 		}
 	}
 	for _, e := range edits {
-		if !strings.EqualFold(filepath.Ext(e.Path), ".toml") {
+		if !isTOML(e.Path) {
 			add(fix.Edit{Path: e.Path, Span: e.Span, NewText: jsonString(params.NewName)})
 			continue
 		}
@@ -129,6 +144,38 @@ func (s *Server) rename(ctx context.Context, params *protocol.RenameParams) (*wo
 	}
 	caps := s.codeActionCaps().edits
 	return toWorkspaceEdit(d.snap, ch, caps)
+}
+
+func isTOML(path string) bool { return strings.EqualFold(filepath.Ext(path), ".toml") }
+
+// tomlNameOffset returns, for a cursor on any key naming a table of a
+// TOML file ([mcp_servers.x], [mcp_servers.x.env], mcp_servers.x.args),
+// the offset of the key that defined the table, the only one the tree
+// (and so the effective engine) knows, and the segment under the cursor.
+func tomlNameOffset(f *jsonc.File, offset int) (int, span.Span, bool) {
+	if f == nil || f.Root == nil {
+		return offset, span.Span{}, false
+	}
+	path, seg, ok := toml.KeySegmentAt(f.Src, offset)
+	if !ok {
+		return offset, span.Span{}, false
+	}
+	n := f.Root
+	for _, k := range path {
+		if n == nil || n.Kind != jsonc.Object {
+			return offset, span.Span{}, false
+		}
+		m := n.Get(k)
+		if m == nil {
+			return offset, span.Span{}, false
+		}
+		n = m.Value
+	}
+	m := n.Member()
+	if m == nil {
+		return offset, span.Span{}, false
+	}
+	return m.Key.Span.Start, seg, true
 }
 
 // renameInTOML is the rename of the name at sp in a TOML file (Codex

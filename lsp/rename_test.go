@@ -200,6 +200,18 @@ func TestRenameInCodexTOML(t *testing.T) {
 	if _, err := rename("other"); err == nil || !strings.Contains(err.Error(), `already has a server named "other"`) {
 		t.Errorf("rename to a taken name: %v", err)
 	}
+	// From the name in a sub-table's header, the same rename.
+	sub := protocol.Position{Line: 4, Character: 15} // inside docs of [mcp_servers.docs.env]
+	if err := c.call(protocol.MethodTextDocumentPrepareRename, protocol.PrepareRenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: sub}}, &rng); err != nil {
+		t.Fatal(err)
+	}
+	if want := (protocol.Range{Start: protocol.Position{Line: 4, Character: 13}, End: protocol.Position{Line: 4, Character: 17}}); rng != want {
+		t.Errorf("prepareRename in the sub-table's header %v, want %v", rng, want)
+	}
+	var fromSub workspaceEditResult
+	if err := c.call(protocol.MethodTextDocumentRename, protocol.RenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: sub}, NewName: "dócs ü"}, &fromSub); err != nil {
+		t.Fatal(err)
+	}
 	we, err := rename("dócs ü")
 	if err != nil {
 		t.Fatal(err)
@@ -233,6 +245,19 @@ func TestRenameInCodexTOML(t *testing.T) {
 	}
 	if !slices.Equal(places, want) {
 		t.Errorf("renamed places\n%s\nwant\n%s", strings.Join(places, "\n"), strings.Join(want, "\n"))
+	}
+	flat := func(we *workspaceEditResult) string {
+		var out []string
+		for _, dc := range we.DocumentChanges {
+			for _, e := range dc.Edits {
+				out = append(out, fmt.Sprint(dc.TextDocument.URI, " ", formatRange(e.Range), " ", e.NewText))
+			}
+		}
+		slices.Sort(out)
+		return strings.Join(out, "\n")
+	}
+	if a, b := flat(&fromSub), flat(we); a != b {
+		t.Errorf("rename from the sub-table's header\n%s\ndiffers from the rename from the table's\n%s", a, b)
 	}
 	if w := "# ü: 日本\r\n[mcp_servers.\"dócs ü\"]\r\ncommand = \"npx\"\r\n\r\n[mcp_servers.\"dócs ü\".env]\r\n"; !strings.HasPrefix(got["home/.codex/config.toml"], w) {
 		t.Errorf("user config.toml after rename:\n%q", got["home/.codex/config.toml"])

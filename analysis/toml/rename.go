@@ -69,22 +69,42 @@ func String(s string) string {
 // table) and in inline tables. An error when src is not valid TOML: the
 // segments after a syntax error cannot be placed.
 func KeySegments(src []byte, path []string) ([]span.Span, error) {
+	var out []span.Span
+	err := walkKeys(src, func(full []string, sp span.Span) {
+		if slices.Equal(full, path) {
+			out = append(out, sp)
+		}
+	})
+	return out, err
+}
+
+// KeySegmentAt returns the key segment of src under offset (its end
+// included) and the full path of the table or key it names: on fs in
+// [mcp_servers.fs.env], the span of fs and [mcp_servers fs]. ok is false
+// elsewhere or when src is not valid TOML.
+func KeySegmentAt(src []byte, offset int) (path []string, sp span.Span, ok bool) {
+	err := walkKeys(src, func(full []string, s span.Span) {
+		if !ok && s.ContainsInclusive(offset) {
+			path, sp, ok = slices.Clone(full), s, true
+		}
+	})
+	return path, sp, ok && err == nil
+}
+
+// walkKeys calls visit with the full path and the span of every key
+// segment of src, in order.
+func walkKeys(src []byte, visit func(path []string, sp span.Span)) error {
 	base := 0
 	if bytes.HasPrefix(src, bom) {
 		base = len(bom)
 	}
-	var out []span.Span
 	var cur []string // the table key-values go to
-	// visit records the segments of keys under prefix that name path.
-	var visit func(prefix []string, keys unstable.Iterator) []string
-	visit = func(prefix []string, keys unstable.Iterator) []string {
+	keys := func(prefix []string, it unstable.Iterator) []string {
 		full := slices.Clone(prefix)
-		for keys.Next() {
-			k := keys.Node()
+		for it.Next() {
+			k := it.Node()
 			full = append(full, string(k.Data))
-			if slices.Equal(full, path) {
-				out = append(out, rawSpan(base, k.Raw))
-			}
+			visit(full, rawSpan(base, k.Raw))
 		}
 		return full
 	}
@@ -98,7 +118,7 @@ func KeySegments(src []byte, path []string) ([]span.Span, error) {
 			if kv.Kind != unstable.KeyValue {
 				continue
 			}
-			value(visit(prefix, kv.Key()), kv.Value())
+			value(keys(prefix, kv.Key()), kv.Value())
 		}
 	}
 	var p unstable.Parser
@@ -107,15 +127,15 @@ func KeySegments(src []byte, path []string) ([]span.Span, error) {
 		e := p.Expression()
 		switch e.Kind {
 		case unstable.Table, unstable.ArrayTable:
-			cur = visit(nil, e.Key())
+			cur = keys(nil, e.Key())
 		case unstable.KeyValue:
-			value(visit(cur, e.Key()), e.Value())
+			value(keys(cur, e.Key()), e.Value())
 		}
 	}
 	if err := p.Error(); err != nil {
-		return nil, fmt.Errorf("the file is not valid TOML (%v)", err)
+		return fmt.Errorf("the file is not valid TOML (%v)", err)
 	}
-	return out, nil
+	return nil
 }
 
 // RenameKey returns the edits renaming the table or key at path to name
