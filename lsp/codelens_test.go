@@ -2,10 +2,12 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -161,5 +163,41 @@ func TestCodeLensJumpsToTheWinningDefinition(t *testing.T) {
 	}
 	if r := c.Request("4", "workspace/executeCommand", map[string]any{"command": "rm -rf", "arguments": []any{}}); lsptest.ErrorCode(r) == 0 {
 		t.Errorf("an unknown command was accepted: %s", r["result"])
+	}
+}
+
+// The answer to the startup workspace/configuration can be written before
+// a settings push and still be taken after it (it is handled off the
+// connection's handler sequence): the push must win.
+func TestSettingsPushWinsOverAnOlderAnswer(t *testing.T) {
+	dir, home, mcp := rawWorkspace(t)
+	c, logs := startRaw(t, lsptest.Server{Home: home, Silent: []string{"workspace/configuration"}}, Options{ClientTimeout: lsptest.HangGuard})
+	rawInitialize(t, c, dir, map[string]any{"workspace": map[string]any{
+		"configuration": true,
+		"codeLens":      map[string]any{"refreshSupport": true},
+	}})
+	asked := c.Wait("workspace/configuration", func(f lsptest.Frame) bool { return f.Method() == "workspace/configuration" })
+	text, _ := os.ReadFile(mcp)
+	uri := pathToURI(mcp)
+	c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "json", "version": 1, "text": string(text)}})
+	doc := map[string]any{"textDocument": map[string]any{"uri": uri}}
+
+	mark := c.Mark()
+	c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"mcpLsp": map[string]any{"codeLens": false}}})
+	c.WaitFrom(mark, "workspace/codeLens/refresh", func(f lsptest.Frame) bool { return f.Method() == "workspace/codeLens/refresh" })
+
+	// The startup question's answer, the defaults, arrives last.
+	mark = c.Mark()
+	c.Send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":[null]}`, asked["id"]))
+	for deadline := time.Now().Add(lsptest.HangGuard); !strings.Contains(logs.String(), "dropping a workspace/configuration answer"); time.Sleep(10 * time.Millisecond) {
+		if len(c.Frames()) > mark {
+			t.Fatalf("the older answer was taken: the server sent %s", c.Frames()[mark:])
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the older answer was neither taken nor dropped")
+		}
+	}
+	if r := c.Request("2", "textDocument/codeLens", doc); string(r["result"]) != "[]" {
+		t.Errorf("codeLens after the older answer: %s, want [] (codeLens pushed off)", r["result"])
 	}
 }

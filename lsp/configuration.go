@@ -24,6 +24,7 @@ const configSection = "mcpLsp"
 func (s *Server) fetchConfiguration(ctx context.Context) {
 	s.mu.Lock()
 	supported := s.clientCap.Workspace != nil && s.clientCap.Workspace.Configuration
+	pushes := s.settingsPushes
 	s.mu.Unlock()
 	if !supported {
 		return
@@ -36,6 +37,18 @@ func (s *Server) fetchConfiguration(ctx context.Context) {
 		return
 	}
 	if len(result) == 0 {
+		return
+	}
+	s.mu.Lock()
+	stale := s.settingsPushes != pushes
+	s.mu.Unlock()
+	if stale {
+		// The client pushed its settings after this was asked. The
+		// answer was either written before the push (older than it) or
+		// after (the same settings): the push is never older, and this
+		// goroutine may have got here after the push's handler. The
+		// question at startup racing a change is the case.
+		s.logger.Debug("dropping a workspace/configuration answer asked for before the settings pushed since")
 		return
 	}
 	s.setSettings(result[0])
@@ -129,6 +142,9 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.Di
 		if section, ok := m[configSection]; ok {
 			raw, err := json.Marshal(section)
 			if err == nil {
+				s.mu.Lock()
+				s.settingsPushes++
+				s.mu.Unlock()
 				s.setSettings(raw)
 				return nil
 			}

@@ -104,6 +104,10 @@ type Server struct {
 	editor     editorSettings
 	// settingsReceived: the client has answered with its settings once.
 	settingsReceived bool
+	// settingsPushes counts the settings the client pushed with
+	// didChangeConfiguration: a workspace/configuration answer asked for
+	// before the latest push is older than it and is dropped.
+	settingsPushes int
 	// encoding is the position encoding negotiated at initialize.
 	encoding Encoding
 	// pullDiagnostics: the client pulls diagnostics (LSP 3.17), so the
