@@ -286,29 +286,24 @@ func (af *actionFile) workspace() (*fix.Workspace, bool) {
 	}, true
 }
 
-// conversionActions offers "Convert to <tool>" for the server the range is
-// in, then its sync actions (codeaction_sync.go), or "Convert this file to
-// <tool>" when it is in none.
+// conversionActions offers the sync actions of the server the range is in
+// (codeaction_sync.go: "Convert to <tool>", "Add to <tool>"...), or
+// "Convert this file to <tool>" when it is in none.
 func (s *Server) conversionActions(af *actionFile, uri protocol.DocumentURI, sp span.Span, caps codeActionCaps) []codeAction {
 	ws, ok := af.workspace()
 	if !ok {
 		return nil
 	}
-	var convs []*fix.Conversion
-	name, inServer := fix.ServerAt(af.doc, sp.Start, sp.End)
-	if inServer {
-		convs = fix.ServerConversions(af.doc, ws, sp.Start, sp.End)
-	} else {
-		convs = fix.FileConversions(af.doc, ws)
+	if name, inServer := fix.ServerAt(af.doc, sp.Start, sp.End); inServer {
+		// "Convert to", "Add to", "Copy to every tool in use", "Disable
+		// in": one engine, the one of `mcp-lsp sync`.
+		return s.syncActions(af, uri, name, caps)
 	}
 	var out []codeAction
-	for _, c := range convs {
+	for _, c := range fix.FileConversions(af.doc, ws) {
 		if a, ok := s.conversionAction(af, uri, c, caps); ok {
 			out = append(out, a)
 		}
-	}
-	if inServer {
-		out = append(out, s.syncActions(af, uri, name, caps)...)
 	}
 	return out
 }

@@ -62,13 +62,10 @@ func (s *Server) resolveCodeAction(ctx context.Context, a *codeAction) (*codeAct
 	if !ok {
 		return nil, errStaleAction
 	}
-	var c *fix.Conversion
-	var err error
 	if a.Data.Server != "" {
-		c, err = fix.ConvertServer(af.doc, ws, a.Data.Server, a.Data.To)
-	} else {
-		c, err = fix.ConvertFile(af.doc, ws, a.Data.To)
+		return nil, errStaleAction // a server's actions are sync actions (Action set)
 	}
+	c, err := fix.ConvertFile(af.doc, ws, a.Data.To)
 	if err != nil || c.Title != a.Title || c.Disabled != "" {
 		return nil, errStaleAction
 	}

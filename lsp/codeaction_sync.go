@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
 	mcpsync "github.com/mcp-lsp/mcp-lsp/analysis/sync"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
 
@@ -26,6 +28,7 @@ import (
 
 // The actions of resolveData.Action. A conversion leaves it empty.
 const (
+	actionConvert = "convert" // Convert to <Tool>: Data.Tool
 	actionAdd     = "add"     // Add to <Tool>: Data.Tool
 	actionCopy    = "copy"    // Copy to every tool in use
 	actionDisable = "disable" // Disable in <Tool>: Data.Tool
@@ -74,6 +77,34 @@ func newSyncView(af *actionFile) (*syncView, bool) {
 // source is the file the action is on, as a sync source.
 func (v *syncView) source() (mcpsync.Source, bool) {
 	return v.sourceOf(v.af.doc.Path, v.af.doc.Content)
+}
+
+// computeOne plans syncing the server called name of the file the action
+// is on into targets, reading it in the dialect of each tool that reads
+// the file in turn until one takes it (an entry Claude Code rejects may
+// be one Copilot CLI reads, as the conversions did).
+func (v *syncView) computeOne(name string, targets []mcpsync.Target, opts mcpsync.Options) (*mcpsync.Plan, mcpsync.Source, error) {
+	src, ok := v.source()
+	if !ok {
+		return nil, src, errors.New("not a sync source")
+	}
+	opts.Only = name
+	plan, err := mcpsync.Compute(src, nil, targets, v.records, opts)
+	if err == nil || v.af.doc.Kind == nil {
+		return plan, src, err
+	}
+	for _, r := range v.af.doc.Kind.Readers {
+		d := string(r.Dialect)
+		if d == src.Dialect || len(r.ServerMaps) == 0 || !slices.Contains(convert.Dialects(), convert.Dialect(d)) {
+			continue
+		}
+		alt := src
+		alt.Dialect = d
+		if p, e := mcpsync.Compute(alt, nil, targets, v.records, opts); e == nil {
+			return p, alt, nil
+		}
+	}
+	return nil, src, err
 }
 
 // sourceOf is a file as a sync source: its servers in the dialect of the
@@ -187,7 +218,7 @@ func (s *Server) driftFix(af *actionFile, server string, raw json.RawMessage, ca
 		a.Disabled = &protocol.CodeActionDisable{Reason: u.unresolvedReason()}
 		return a, true
 	}
-	o := &addOffer{plan: u.plan}
+	o := &addOffer{plan: u.plan, record: true}
 	edit, err := toWorkspaceEdit(af.snap, o.change(v), caps.edits)
 	if err != nil {
 		s.logger.Error("sync update edit", "error", err)
@@ -217,12 +248,17 @@ func (v *syncView) lacking(name string) []string {
 }
 
 // addOffer is one "Add to" (or, with several tools, "Copy to every tool
-// in use"): the plan of syncing one server into those tools.
+// in use", or a "Convert to"): the plan of syncing one server into those
+// tools.
 type addOffer struct {
 	title  string
 	plan   *mcpsync.Plan
 	create bool   // some target file does not exist yet
 	target string // the first target file, for the reason of a disabled action
+	// record writes the plan's records (.mcp-lsp/sync.json) with the
+	// targets: "Add to" and "Update from" do; "Convert to" is a copy, and
+	// updates the records only where the entry it replaces was recorded.
+	record bool
 }
 
 // planAdd plans syncing the server called name into tools; ok is false
@@ -241,13 +277,13 @@ func (v *syncView) planAdd(name string, tools []string) (*addOffer, bool) {
 		}
 		targets = append(targets, t)
 	}
-	plan, err := mcpsync.Compute(src, nil, targets, v.records, mcpsync.Options{Only: name})
+	plan, _, err := v.computeOne(name, targets, mcpsync.Options{})
 	if err != nil {
 		return nil, false
 	}
-	o := &addOffer{plan: plan}
+	o := &addOffer{plan: plan, record: true}
 	var into []string
-	var losses []string
+	var losses []convert.Loss
 	kept := plan.Targets[:0:0]
 	for _, tp := range plan.Targets {
 		if !tp.Changed() || !slices.ContainsFunc(tp.Actions, func(a mcpsync.Action) bool { return a.Kind == mcpsync.Added }) {
@@ -262,21 +298,14 @@ func (v *syncView) planAdd(name string, tools []string) (*addOffer, bool) {
 			}
 		}
 		for _, a := range tp.Actions {
-			for _, l := range a.Losses {
-				if !slices.Contains(losses, l.Field) {
-					losses = append(losses, l.Field)
-				}
-			}
+			losses = append(losses, a.Losses...)
 		}
 	}
 	if len(kept) == 0 {
 		return nil, false
 	}
 	plan.Targets = kept
-	o.title = "in " + strings.Join(into, ", ")
-	if len(losses) > 0 {
-		o.title += "; drops: " + strings.Join(losses, ", ")
-	}
+	o.title = strings.Join(append([]string{"in " + strings.Join(into, ", ")}, fix.LossSummary(losses, false)...), "; ")
 	return o, true
 }
 
@@ -288,6 +317,9 @@ func (o *addOffer) change(v *syncView) *fix.Change {
 			ch.Creates = append(ch.Creates, e.Creates...)
 			ch.Edits = append(ch.Edits, e.Edits...)
 		}
+	}
+	if !o.record {
+		return ch
 	}
 	recs := o.plan.Records.Marshal()
 	switch {
@@ -305,7 +337,9 @@ type syncOffer struct {
 	title  string
 	data   resolveData
 	create string // a file the change creates ("" for none)
-	change func() (*fix.Change, error)
+	// disabled says why the change cannot be made ("" when it can).
+	disabled string
+	change   func() (*fix.Change, error)
 }
 
 // addOffers lists "Add to <Tool>" for each file of the tools in use that
@@ -360,16 +394,109 @@ func (v *syncView) offer(o *addOffer, title, action, name, tool string) syncOffe
 	switch {
 	case o.create:
 		so.create = o.target
-	case !v.recHas:
+	case !v.recHas && o.record:
 		so.create = v.recPath // the records are created with the first sync
 	}
 	return so
 }
 
+// convertOffers lists "Convert to <Tool>" for the server called name: a
+// copy of it in another tool's format, in the file "Add to" and `mcp-lsp
+// sync` write (Codex CLI's config.toml included), computed by the same
+// engine with the same edits. It is offered for the tools that get no
+// "Add to" here: a tool not in use (its file is created, or Claude
+// Desktop's user file written), a tool that already has a server of that
+// name (replaced), or one whose file cannot be edited (offered disabled,
+// with the reason). Not for a tool that reads this file, nor one that
+// cannot hold the server.
+//
+// canCreate says the client can create files: without it, and without a
+// records file yet, "Add to" is offered disabled (it creates
+// .mcp-lsp/sync.json), and "Convert to" stays for every tool.
+func (v *syncView) convertOffers(name string, canCreate bool) []syncOffer {
+	src, ok := v.source()
+	if !ok {
+		return nil
+	}
+	reg := v.ws.Registry
+	lacking := v.lacking(name)
+	var out []syncOffer
+	for _, dialect := range convert.Dialects() {
+		d, ok := reg.Dialect(registry.DialectID(dialect))
+		if !ok || readsIn(v.af.doc.Kind, string(dialect)) {
+			continue
+		}
+		tool := string(d.Tool)
+		t, err := mcpsync.TargetFor(v.ws, tool, mcpsync.ScopeProject, v.ws.ProjectDir)
+		if err != nil || t.Path == src.Path {
+			continue
+		}
+		plan, _, err := v.computeOne(name, []mcpsync.Target{t}, mcpsync.Options{Force: true})
+		if err != nil || len(plan.Targets) != 1 {
+			continue
+		}
+		tp := plan.Targets[0]
+		i := slices.IndexFunc(tp.Actions, func(a mcpsync.Action) bool { return a.Server == name })
+		var act mcpsync.Action
+		if i >= 0 {
+			act = tp.Actions[i]
+		}
+		switch {
+		case tp.Err == nil && (i < 0 || act.Kind == mcpsync.Refused || act.Kind == mcpsync.UpToDate):
+			continue // cannot hold it, or already has it as it would be written
+		case tp.Err == nil && act.Kind == mcpsync.Added && slices.Contains(lacking, tool) && (v.recHas || canCreate):
+			continue // "Add to <Tool>" offers it
+		}
+		_, replaces := t.CurrentEntry(name)
+		var parts []string
+		where := cache.DisplayPath(t.Path, v.af.opts)
+		if kind, ok := reg.Match(t.Path, v.ws.Env); replaces {
+			parts = append(parts, fmt.Sprintf("replaces %q in %s", name, where))
+		} else if ok && kind.Scope != registry.ScopeProject {
+			parts = append(parts, "in "+where)
+		}
+		parts = append(parts, fix.LossSummary(act.Losses, false)...)
+		title := "Convert to " + toolName(reg, tool)
+		if len(parts) > 0 {
+			title += " (" + strings.Join(parts, "; ") + ")"
+		}
+		_, recorded := v.records.Find(t.Rel, name)
+		o := &addOffer{plan: plan, record: recorded, create: !t.Exists, target: t.Path}
+		so := v.offer(o, title, actionConvert, name, tool)
+		if tp.Err != nil {
+			so.disabled = tp.Err.Error()
+			if errors.Is(tp.Err, fix.ErrSyntax) {
+				so.disabled = where + " has syntax errors; fix them first"
+			}
+		}
+		out = append(out, so)
+	}
+	return out
+}
+
+// readsIn reports whether a reader of kind reads it in dialect: a copy
+// there would be read twice.
+func readsIn(kind *registry.FileKind, dialect string) bool {
+	if kind == nil {
+		return false
+	}
+	return slices.ContainsFunc(kind.Readers, func(r registry.Reader) bool { return string(r.Dialect) == dialect })
+}
+
+// toolName is a tool's display name.
+func toolName(reg *registry.Registry, tool string) string {
+	if t, ok := reg.Tool(registry.ToolID(tool)); ok {
+		return t.Name
+	}
+	return tool
+}
+
 // findOffer recomputes the offer a resolve asks for.
-func (v *syncView) findOffer(d *resolveData) (syncOffer, bool) {
+func (v *syncView) findOffer(d *resolveData, canCreate bool) (syncOffer, bool) {
 	var offers []syncOffer
 	switch d.Action {
+	case actionConvert:
+		offers = v.convertOffers(d.Server, canCreate)
 	case actionAdd, actionCopy:
 		offers = v.addOffers(d.Server)
 	case actionDisable, actionEnable:
@@ -399,7 +526,7 @@ func (s *Server) syncActions(af *actionFile, uri protocol.DocumentURI, name stri
 		return nil
 	}
 	var out []codeAction
-	for _, so := range append(v.addOffers(name), v.switchOffers(name)...) {
+	for _, so := range slices.Concat(v.convertOffers(name, caps.edits.create), v.addOffers(name), v.switchOffers(name)) {
 		if a, ok := s.syncAction(af, uri, so, caps); ok {
 			out = append(out, a)
 		}
@@ -412,11 +539,15 @@ func (s *Server) syncActions(af *actionFile, uri protocol.DocumentURI, name stri
 // the client resolves edits, else with its edit.
 func (s *Server) syncAction(af *actionFile, uri protocol.DocumentURI, so syncOffer, caps codeActionCaps) (codeAction, bool) {
 	a := codeAction{Title: so.title, Kind: protocol.RefactorRewrite}
-	if so.create != "" && !caps.edits.create {
+	reason := so.disabled
+	if reason == "" && so.create != "" && !caps.edits.create {
+		reason = cannotCreateReason(so.create, af.opts)
+	}
+	if reason != "" {
 		if !caps.disabled {
 			return a, false
 		}
-		a.Disabled = &protocol.CodeActionDisable{Reason: cannotCreateReason(so.create, af.opts)}
+		a.Disabled = &protocol.CodeActionDisable{Reason: reason}
 		return a, true
 	}
 	if caps.resolve {
@@ -444,9 +575,9 @@ func (s *Server) resolveSyncAction(af *actionFile, a *codeAction) (*codeAction, 
 	if !ok {
 		return nil, errStaleAction
 	}
-	so, ok := v.findOffer(a.Data)
 	caps := s.codeActionCaps()
-	if !ok || so.title != a.Title || so.create != "" && !caps.edits.create {
+	so, ok := v.findOffer(a.Data, caps.edits.create)
+	if !ok || so.title != a.Title || so.disabled != "" || so.create != "" && !caps.edits.create {
 		return nil, errStaleAction
 	}
 	ch, err := so.change()

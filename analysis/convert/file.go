@@ -154,7 +154,7 @@ func validateFile(dialect Dialect, root Object) error {
 	if err != nil {
 		return err
 	}
-	if err := sch.Validate(plain(root)); err != nil {
+	if err := sch.Validate(Plain(root)); err != nil {
 		return fmt.Errorf("the converted file does not fit %s: %s", info(dialect).tool, describeInvalid(err))
 	}
 	return nil

@@ -101,7 +101,7 @@ func (d *dialectInfo) fromValue(name string, v any) (*Server, []Loss, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("a %s server must be an object", d.tool)
 	}
-	def, ok := schemas.ServerDef(d.id, plain(obj).(map[string]any))
+	def, ok := schemas.ServerDef(d.id, Plain(obj).(map[string]any))
 	if !ok {
 		return nil, nil, fmt.Errorf("type: not a transport %s knows (it skips this entry)", d.tool)
 	}
@@ -142,7 +142,7 @@ func (d *dialectInfo) fromValue(name string, v any) (*Server, []Loss, error) {
 		}
 		known = append(known, m)
 	}
-	if err := branch.Validate(plain(known)); err != nil {
+	if err := branch.Validate(Plain(known)); err != nil {
 		return nil, nil, fmt.Errorf("not a valid %s server: %s (run mcp-lsp check for details)", d.tool, describeInvalid(err))
 	}
 

@@ -169,20 +169,21 @@ func LossComment(losses []Loss) string {
 	return strings.Join(lines, "\n")
 }
 
-// plain converts an ordered value to what the schema validator expects
-// (encoding/json with UseNumber): maps, []any, json.Number.
-func plain(v any) any {
+// Plain converts an ordered value to what the schema validator expects
+// (encoding/json with UseNumber): maps, []any, json.Number. Rendered, its
+// objects have their keys sorted (fix.Canonical).
+func Plain(v any) any {
 	switch v := v.(type) {
 	case Object:
 		m := make(map[string]any, len(v))
 		for _, mm := range v {
-			m[mm.Key] = plain(mm.Value)
+			m[mm.Key] = Plain(mm.Value)
 		}
 		return m
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
-			out[i] = plain(e)
+			out[i] = Plain(e)
 		}
 		return out
 	case []string:

@@ -89,7 +89,7 @@ func ToEntry(dialect Dialect, s *Server) (any, []Loss, error) {
 // branch: a last guard so that a server the target cannot hold becomes an
 // error, not a file the tool rejects.
 func validateEntry(dialect Dialect, o Object) error {
-	p := plain(o).(map[string]any)
+	p := Plain(o).(map[string]any)
 	def, ok := schemas.ServerDef(dialect, p)
 	if !ok {
 		return fmt.Errorf("convert: no %s server shape for this entry", dialect)

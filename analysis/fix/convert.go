@@ -302,11 +302,24 @@ func (c *Conversion) title(base string) string {
 	case c.userFile:
 		parts = append(parts, "in "+where)
 	}
-	var drops, changes []string
-	for _, l := range c.Losses {
+	parts = append(parts, LossSummary(c.Losses, c.Server == "")...)
+	if len(parts) == 0 {
+		return base
+	}
+	return base + " (" + strings.Join(parts, "; ") + ")"
+}
+
+// LossSummary is what a conversion loses, for a title: "drops: <fields>"
+// and "changes: <fields>" (fields, never values; each named once, at most
+// maxTitleFields of them). perServer adds each field's server, for a
+// conversion of several. "Convert to", "Add to" and "Copy to every tool"
+// describe their losses with it.
+func LossSummary(losses []convert.Loss, perServer bool) []string {
+	var drops, changes, parts []string
+	for _, l := range losses {
 		f := l.Field
 		switch {
-		case c.Server == "" && l.Server != "" && f != "":
+		case perServer && l.Server != "" && f != "":
 			f += " (" + quote(l.Server) + ")"
 		case f == "" && l.Server != "":
 			f = quote(l.Server)
@@ -327,10 +340,7 @@ func (c *Conversion) title(base string) string {
 	if len(changes) > 0 {
 		parts = append(parts, "changes: "+strings.Join(limit(changes), ", "))
 	}
-	if len(parts) == 0 {
-		return base
-	}
-	return base + " (" + strings.Join(parts, "; ") + ")"
+	return parts
 }
 
 // limit shortens a list for a title: "a, b, c, d, 3 more".

@@ -398,25 +398,7 @@ func sameValue(n *jsonc.Node, v any) bool {
 // Canonical is v as compact JSON with the keys of every object sorted:
 // two values are the same document content exactly when their Canonical
 // forms are equal (key order and formatting aside).
-func Canonical(v any) []byte { return convert.RenderEntry(sortedKeys(v), "", "") }
-
-func sortedKeys(v any) any {
-	switch v := v.(type) {
-	case convert.Object:
-		m := make(map[string]any, len(v))
-		for _, mm := range v {
-			m[mm.Key] = sortedKeys(mm.Value)
-		}
-		return m
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = sortedKeys(e)
-		}
-		return out
-	}
-	return v
-}
+func Canonical(v any) []byte { return convert.RenderEntry(convert.Plain(v), "", "") }
 
 // setIn returns x with the value at path set to v, objects created along
 // the way; x itself is not modified.

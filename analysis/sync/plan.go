@@ -331,6 +331,9 @@ func planTarget(src Source, servers []serverOf, t Target, old *Records, opts Opt
 		} else {
 			tp.Actions = append(tp.Actions, Action{Server: s.name, Kind: kind, Losses: losses})
 		}
+		if cur == nil && !t.Exists {
+			cur = newFile(t.Dialect)
+		}
 		next, err := ed.set(cur, path, entry)
 		if err != nil {
 			return fail(err)
@@ -370,6 +373,16 @@ func planTarget(src Source, servers []serverOf, t Target, old *Records, opts Opt
 	}
 	tp.New = cur
 	return tp, recs
+}
+
+// newFile is what a target file sync creates starts as, before its
+// servers: OpenCode's with its "$schema" (as `mcp-lsp convert` and
+// OpenCode's documentation write it), nil (empty) for the others.
+func newFile(dialect string) []byte {
+	if dialect == "opencode" {
+		return []byte("{\n  \"$schema\": " + fmt.Sprintf("%q", convert.OpenCodeSchemaURL) + "\n}\n")
+	}
+	return nil
 }
 
 // driftReason explains a drift or clash.
