@@ -99,3 +99,33 @@ func TestAnalysisRedoneWhenAReferencedFileAppears(t *testing.T) {
 		t.Errorf("%d analyses, want 2", n)
 	}
 }
+
+// TestEffectiveReusedWhileItsFilesStay: the effective configurations of
+// a snapshot are reused by the next ones while every file they read reads
+// the same (an open, a re-read of the disk), and computed again when one
+// of them changes or appears.
+func TestEffectiveReusedWhileItsFilesStay(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".mcp.json")
+	content := `{"mcpServers": {"a": {"command": "npx", "args": ["-y", "pkg"]}}}`
+	write(t, path, content)
+	opts := DiagnoseOptions{Registry: registry.Default(), Env: registry.Env{Home: t.TempDir(), GOOS: "linux"}, Folders: []Folder{{Path: dir}}}
+	s := NewSession(nil, nil)
+	first := s.Snapshot().Effective(dir, "", opts)
+	if len(first) == 0 {
+		t.Fatal("no effective configuration")
+	}
+	s.Modify([]Modification{{Path: path, Overlay: &Overlay{Path: path, Version: 1, Content: []byte(content)}}}, nil)
+	if again := s.ForgetDisk().Effective(dir, "", opts); &again[0] != &first[0] {
+		t.Errorf("computed again after an open and a re-read that changed nothing")
+	}
+	write(t, filepath.Join(dir, ".gemini", "settings.json"), `{"mcpServers": {"b": {"command": "uvx"}}}`)
+	if again := s.ForgetDisk().Effective(dir, "", opts); &again[0] == &first[0] {
+		t.Errorf("reused after a file the tools read appeared")
+	}
+	edited := s.Modify([]Modification{{Path: path, Overlay: &Overlay{Path: path, Version: 2, Content: []byte(content + " ")}}}, nil)
+	before := edited.Effective(dir, "", opts)
+	if again := s.Modify([]Modification{{Path: path, Overlay: &Overlay{Path: path, Version: 3, Content: []byte(content)}}}, nil).Effective(dir, "", opts); &again[0] == &before[0] {
+		t.Errorf("reused after an edit")
+	}
+}

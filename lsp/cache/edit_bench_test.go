@@ -55,7 +55,7 @@ func BenchmarkDiagnoseOpen(b *testing.B) {
 
 // diagnoseBenchSetup writes the 1,000-server file in a workspace folder
 // and returns its path, its text and the server's default options.
-func diagnoseBenchSetup(b *testing.B) (string, string, DiagnoseOptions) {
+func diagnoseBenchSetup(b testing.TB) (string, string, DiagnoseOptions) {
 	root := b.TempDir()
 	home := filepath.Join(root, "home")
 	folder := filepath.Join(root, "project")

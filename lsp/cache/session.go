@@ -19,8 +19,9 @@ type Session struct {
 	parses *parseCache
 	// analysis holds the verdicts on entries and the per-entry findings
 	// for the session's lifetime (rules.Cache), keyed by content.
-	analysis *rules.Cache
-	analyses *analysisMemo
+	analysis   *rules.Cache
+	analyses   *analysisMemo
+	effectives *effectiveMemo
 
 	mu      sync.Mutex
 	current *Snapshot
@@ -46,8 +47,8 @@ func NewSession(fs FileSystem, reg *registry.Registry) *Session {
 	}
 	s := &Session{
 		fs: fs, reads: reads, reg: reg, parses: newParseCache(), analysis: rules.NewCache(),
-		analyses: &analysisMemo{entries: map[string]analysisEntry{}},
-		lookups:  newLookupCache(),
+		analyses: &analysisMemo{entries: map[string]analysisEntry{}}, effectives: &effectiveMemo{},
+		lookups: newLookupCache(),
 	}
 	s.current = s.newSnapshot(0, map[string]*Overlay{})
 	return s
@@ -56,7 +57,7 @@ func NewSession(fs FileSystem, reg *registry.Registry) *Session {
 func (s *Session) newSnapshot(id uint64, overlays map[string]*Overlay) *Snapshot {
 	return &Snapshot{
 		id: id, overlays: overlays, fs: s.fs, reads: s.reads, skim: s.reg.SkimPaths, parses: s.parses, analysis: s.analysis, disk: map[string]*File{},
-		generation: s.generation, lookups: s.lookups, analyses: s.analyses,
+		generation: s.generation, lookups: s.lookups, analyses: s.analyses, effectives: s.effectives,
 	}
 }
 

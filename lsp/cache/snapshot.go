@@ -120,6 +120,10 @@ type Snapshot struct {
 	stats      map[string]bool // Exists answers from a stat
 	workspaces map[string]*WorkspaceAnalysis
 	effective  map[string][]*effective.Result
+	// effectives is the session's memo of effective configurations
+	// across snapshots; logging records reads for it.
+	effectives *effectiveMemo
+	logging    logging
 }
 
 // Analysis is the session's analysis cache (verdicts on entries and
@@ -148,6 +152,12 @@ func (s *Snapshot) Overlay(path string) (*Overlay, bool) {
 
 // File returns path's content in this snapshot.
 func (s *Snapshot) File(path string) *File {
+	f := s.file(path)
+	s.recordFile(f)
+	return f
+}
+
+func (s *Snapshot) file(path string) *File {
 	if o, ok := s.overlays[path]; ok {
 		return &File{Path: path, Content: o.Content, Hash: o.Hash(), Overlay: o, Exists: true}
 	}
@@ -185,6 +195,12 @@ func (s *Snapshot) File(path string) *File {
 // file this snapshot has read answers from its read; otherwise the answer
 // is one stat per snapshot.
 func (s *Snapshot) Exists(path string) bool {
+	ok := s.exists(path)
+	s.recordExists(path, ok)
+	return ok
+}
+
+func (s *Snapshot) exists(path string) bool {
 	if _, ok := s.overlays[path]; ok {
 		return true
 	}
@@ -212,6 +228,12 @@ func (s *Snapshot) Exists(path string) bool {
 // file read from disk once per version), so an unchanged file is parsed
 // once per session no matter how many snapshots come and go.
 func (s *Snapshot) Parse(f *File) *jsonc.File {
+	tree := s.parse(f)
+	s.recordParse(f.Path, tree)
+	return tree
+}
+
+func (s *Snapshot) parse(f *File) *jsonc.File {
 	fm := s.formatOf(f)
 	key := parseKey{f.Hash, fm.kind}
 	if f.parse == nil && s.reads != nil {

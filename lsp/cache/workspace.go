@@ -47,7 +47,15 @@ func (s *Snapshot) Effective(dir, gitRoot string, opts DiagnoseOptions) []*effec
 	if ok {
 		return out
 	}
-	out = s.computeEffective(dir, gitRoot, opts)
+	memoKey := effectiveMemoKey(key, opts)
+	if s.effectives == nil {
+		out = s.computeEffective(dir, gitRoot, opts)
+	} else if out, ok = s.effectives.get(memoKey, s); !ok {
+		log := s.startLog()
+		out = s.computeEffective(dir, gitRoot, opts)
+		s.stopLog(log)
+		s.effectives.put(memoKey, out, log)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.effective == nil {
