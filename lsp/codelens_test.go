@@ -98,6 +98,9 @@ func TestCodeLensAndHintsSettingsTurnThemOff(t *testing.T) {
 	}
 
 	// One setting each turns them off, and the client is asked to refresh.
+	// The startup fetch of the settings first: a change racing its answer
+	// is the startup-settings race, not what this test is about.
+	c.Wait("the startup settings fetch", func(f lsptest.Frame) bool { return f.Method() == "workspace/configuration" })
 	mark := c.Mark()
 	c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"mcpLsp": map[string]any{"codeLens": false, "inlayHints": false}}})
 	for _, m := range []string{"workspace/codeLens/refresh", "workspace/inlayHint/refresh"} {
