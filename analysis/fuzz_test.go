@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"path"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -58,7 +59,9 @@ var kindPaths = sync.OnceValues(func() (map[string]string, error) {
 			}
 			p = path.Join(fuzzProject, strings.ReplaceAll(strings.TrimPrefix(g, "**/"), "*", "x"))
 		}
-		if got, ok := reg.Match(p, fuzzEnv); !ok || got != k {
+		// The file's directory as a workspace folder: every reader of the
+		// kind, VS Code's of .mcp.json included.
+		if got, ok := reg.MatchIn(p, fuzzEnv, []string{path.Dir(p)}); !ok || got != k {
 			return nil, &kindPathError{k.ID, p}
 		}
 		out[k.ID] = p
@@ -75,11 +78,10 @@ func (e *kindPathError) Error() string {
 // fuzzKind picks the kind named id, or one chosen by its hash, so every
 // mutation of the kind argument still analyses some kind.
 func fuzzKind(id string) *registry.FileKind {
-	reg := registry.Default()
-	if k, ok := reg.Kind(id); ok {
-		return k
+	kinds := registry.Default().Kinds() // with every reader
+	if i := slices.IndexFunc(kinds, func(k *registry.FileKind) bool { return k.ID == id }); i >= 0 {
+		return kinds[i]
 	}
-	kinds := reg.Kinds()
 	h := fnv.New32a()
 	h.Write([]byte(id))
 	return kinds[h.Sum32()%uint32(len(kinds))]

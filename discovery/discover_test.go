@@ -456,12 +456,12 @@ func TestSymlinkedFiles(t *testing.T) {
 	fsys := mapFS(map[string]*fstest.MapFile{
 		"/home/u/.cursor/mcp.json": file(),
 		"/shared/team-mcp":         file(),
-		"/shared/mcp.json":         file(), // /p/.vscode/mcp.json, if the link were followed
+		"/shared/.mcp.json":        file(), // /p/linked/.mcp.json, if the link were followed
 		"/p/configs/.mcp.json":     file(),
 		"/p/.mcp.json":             link("configs/.mcp.json"),        // both in the tree
 		"/p/.cursor/mcp.json":      link("/home/u/.cursor/mcp.json"), // the user file
 		"/p/opencode.json":         link("../shared/team-mcp"),       // target matches nothing
-		"/p/.vscode":               link("/shared"),                  // a linked directory: not followed
+		"/p/linked":                link("/shared"),                  // a linked directory: not followed
 		"/p/dangling/.mcp.json":    link("nowhere"),
 	})
 	r := discover(t, fsys, linux, "/p")

@@ -117,7 +117,7 @@ func (s *Server) resolveActionFile(ctx context.Context, uri protocol.DocumentURI
 		return nil, false
 	}
 	snap, opts := s.view(ctx)
-	kind, ok := opts.Registry.Match(path, opts.Env)
+	kind, ok := opts.Match(path)
 	f := snap.File(path)
 	if !ok || !f.Exists || f.ReadErr != nil {
 		return nil, false

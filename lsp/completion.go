@@ -23,7 +23,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 		return list, nil
 	}
 	snap, opts := s.view(ctx)
-	kind, ok := opts.Registry.Match(path, opts.Env)
+	kind, ok := opts.Match(path)
 	f := snap.File(path)
 	if !ok || !f.Exists {
 		return list, nil

@@ -252,7 +252,7 @@ func (d *diagnoser) diagnose(snap *cache.Snapshot, f *cache.File, opts cache.Dia
 	if f.ReadErr != nil {
 		d.s.logger.Warn("cannot read file", "path", f.Path, "error", f.ReadErr)
 	}
-	if kind, _ := opts.Registry.Match(f.Path, opts.Env); d.s.leavesSchemaToClient(kind) {
+	if kind, _ := opts.Match(f.Path); d.s.leavesSchemaToClient(kind) {
 		found = withoutSchemaFindings(snap.Parse(f), found)
 	}
 	p.diags = convertDiagnostics(newLocator(snap, d.s.mappers), f, found, d.s.logger)

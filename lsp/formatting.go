@@ -22,7 +22,7 @@ func (s *Server) Formatting(ctx context.Context, params *protocol.DocumentFormat
 		return edits, nil
 	}
 	snap, opts := s.view(ctx)
-	_, ok = opts.Registry.Match(path, opts.Env)
+	_, ok = opts.Match(path)
 	f := snap.File(path)
 	if !ok || !f.Exists {
 		return edits, nil

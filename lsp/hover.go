@@ -21,7 +21,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 		return nil, nil
 	}
 	snap, opts := s.view(ctx)
-	kind, ok := opts.Registry.Match(path, opts.Env)
+	kind, ok := opts.Match(path)
 	f := snap.File(path)
 	if !ok || !f.Exists {
 		return nil, nil

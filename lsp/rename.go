@@ -56,7 +56,7 @@ func (s *Server) renameInput(d *document, pos protocol.Position) (effective.Rena
 			return d.snap.Parse(f)
 		},
 		KindOf: func(p string) *registry.FileKind {
-			k, _ := d.opts.Registry.Match(p, d.opts.Env)
+			k, _ := d.opts.Match(p)
 			return k
 		},
 		Display: d.display,

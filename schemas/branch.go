@@ -18,6 +18,9 @@ func ServerDef(dialect string, entry map[string]any) (def string, ok bool) {
 	_, hasURL := entry["url"]
 	_, hasCommand := entry["command"]
 	t, isString := typ.(string)
+	if dialect == VSCodeDotMCP {
+		return vscodeDotMCPDef(entry)
+	}
 	if hasType && !isString {
 		return "", false
 	}
@@ -154,4 +157,29 @@ func ServerDef(dialect string, entry map[string]any) (def string, ok bool) {
 		}
 	}
 	return "", false
+}
+
+// vscodeDotMCPDef is how VS Code 1.139 reads an entry of the workspace
+// root .mcp.json (bSe in its workbench.js): a type that is not a string
+// counts as absent; "stdio", "http", "streamable-http" and "sse" choose
+// the shape; without type, url without command makes an HTTP server, and
+// anything else is read as stdio (with neither, the missing command is
+// what to report). Any other type has no shape: VS Code leaves the entry
+// out. (VS Code also takes a url beside a command that is not a non-empty
+// string as HTTP; such an entry is reported against the stdio shape.)
+func vscodeDotMCPDef(entry map[string]any) (string, bool) {
+	t, _ := entry["type"].(string)
+	_, hasURL := entry["url"]
+	_, hasCommand := entry["command"]
+	switch {
+	case t == "stdio":
+		return "stdioServer", true
+	case t == "http", t == "streamable-http", t == "sse":
+		return "httpServer", true
+	case t != "":
+		return "", false
+	case hasURL && !hasCommand:
+		return "httpServer", true
+	}
+	return "stdioServer", true
 }

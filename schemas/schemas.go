@@ -56,6 +56,7 @@ const (
 	OpenCode      = "opencode"
 	RooCode       = "roo-code"
 	VSCode        = "vscode"
+	VSCodeDotMCP  = "vscode-dot-mcp"
 	Windsurf      = "windsurf"
 	Zed           = "zed"
 )

@@ -39,6 +39,7 @@ var serverDefs = map[string][]string{
 	GeminiCLI:     {"stdioServer", "httpServer", "sseServer"},
 	OpenCode:      {"localServer", "remoteServer", "enabledOverride"},
 	VSCode:        {"stdioServer", "httpServer"},
+	VSCodeDotMCP:  {"stdioServer", "httpServer"},
 	CodexCLI:      {"stdioServer", "httpServer"},
 	RooCode:       {"stdioServer", "sseServer", "httpServer"},
 	Zed:           {"stdioServer", "httpServer", "extensionServer"},
@@ -47,7 +48,7 @@ var serverDefs = map[string][]string{
 }
 
 func TestDialects(t *testing.T) {
-	want := []string{ClaudeCode, ClaudeDesktop, CodexCLI, CopilotCLI, Cursor, GeminiCLI, Kiro, OpenCode, RooCode, VSCode, Windsurf, Zed}
+	want := []string{ClaudeCode, ClaudeDesktop, CodexCLI, CopilotCLI, Cursor, GeminiCLI, Kiro, OpenCode, RooCode, VSCode, VSCodeDotMCP, Windsurf, Zed}
 	sort.Strings(want)
 	if got := Dialects(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Dialects() = %v, want %v", got, want)

@@ -65,6 +65,10 @@ type Source struct {
 	// Top is the first character of the file's value, where a finding
 	// about the whole file goes.
 	Top span.Span
+	// Interpolation is how the tool expands variables in this file: its
+	// reader's own (VS Code expands nothing in .mcp.json), else the
+	// tool's.
+	Interpolation *registry.Interpolation
 }
 
 // Definition is one definition of a server name in one source.
@@ -193,7 +197,7 @@ func Compute(in Input) *Result {
 			}
 			rank++
 			reader := readerOf(in, c.path)
-			src := &Source{Path: c.path, Layer: layer, Rank: rank, Dropped: dropped(reader, layer, f), Own: reader != nil,
+			src := &Source{Path: c.path, Layer: layer, Rank: rank, Dropped: dropped(reader, layer, f), Own: reader != nil, Interpolation: in.Tool.InterpolationFor(reader),
 				Top: span.Span{Start: f.Root.Span.Start, End: f.Root.Span.Start + 1}}
 			res.Sources = append(res.Sources, src)
 			if src.Dropped != "" && reader != nil && reader.SyntaxError.Effect == registry.StopsTool && res.Stopped == nil {
@@ -425,7 +429,7 @@ func resolve(tool *registry.Tool, name string, ds []*Definition, deep bool) *Ser
 	for i, f := range s.Fields {
 		values[i] = f.Member.Value
 	}
-	s.Variables = verdict.Variables(tool, values)
+	s.Variables = verdict.Variables(s.Winner.Source.Interpolation, values)
 	return s
 }
 
@@ -583,7 +587,7 @@ func cmpOr(a, b string) string {
 // readerOf returns how the tool reads the file at path as a registered
 // reader of its kind, nil if it is none.
 func readerOf(in Input, path string) *registry.Reader {
-	if kind, ok := in.Registry.Match(path, in.Env); ok {
+	if kind, ok := in.Registry.MatchIn(path, in.Env, []string{in.LaunchDir}); ok {
 		if r, ok := kind.Reader(in.Tool.ID); ok {
 			return r
 		}

@@ -58,9 +58,12 @@ func InlayHints(in HintInput) []Hint {
 		return nil
 	}
 	readers := hintReaders(in)
+	interps := make([]*registry.Interpolation, len(readers))
 	forms := make([]interp.Forms, len(readers))
 	for i, t := range readers {
-		forms[i] = interp.FormsOf(t.Interpolation.Forms)
+		rd, _ := in.Kind.Reader(t.ID)
+		interps[i] = t.InterpolationFor(rd)
+		forms[i] = interp.FormsOf(interps[i].Forms)
 	}
 	var out []Hint
 	for _, s := range fileServers(in.File, in.Kind) {
@@ -68,7 +71,7 @@ func InlayHints(in HintInput) []Hint {
 			continue
 		}
 		out = append(out, toolNameHints(readers, s)...)
-		out = append(out, variableHints(in, readers, forms, s)...)
+		out = append(out, variableHints(in, interps, forms, s)...)
 	}
 	slices.SortStableFunc(out, func(a, b Hint) int { return a.Offset - b.Offset })
 	return out
@@ -125,7 +128,7 @@ func toolNameHints(readers []*registry.Tool, s *rules.Server) []Hint {
 
 // variableHints marks the environment variable references in the fields
 // some reader of the file expands, in that reader's syntax.
-func variableHints(in HintInput, readers []*registry.Tool, readerForms []interp.Forms, s *rules.Server) []Hint {
+func variableHints(in HintInput, readers []*registry.Interpolation, readerForms []interp.Forms, s *rules.Server) []Hint {
 	v := s.Value()
 	if v == nil || v.Kind != jsonc.Object || in.IsSet == nil {
 		return nil
@@ -138,7 +141,7 @@ func variableHints(in HintInput, readers []*registry.Tool, readerForms []interp.
 		}
 		var forms []interp.Forms
 		for i, t := range readers {
-			if !readerForms[i].Empty() && (slices.Contains(t.Interpolation.Fields, "*") || slices.Contains(t.Interpolation.Fields, m.Key.Str)) {
+			if !readerForms[i].Empty() && (slices.Contains(t.Fields, "*") || slices.Contains(t.Fields, m.Key.Str)) {
 				forms = append(forms, readerForms[i])
 			}
 		}

@@ -98,6 +98,21 @@ included.
 
 ## Tools modelled
 
+VS Code 1.139 is a third reader of .mcp.json, verified in its own code
+(code-server 4.139.1's workbench.js): only the file directly in a
+workspace folder (for mcp-lsp check, a directory it is given; registry
+at: "workspace-folder", decided in registry.MatchIn alone), JSON with
+comments and trailing commas, mcpServers, type stdio, http,
+streamable-http or sse (an entry of another type is left out alone;
+args, env or headers of the wrong type are dropped and the entry
+loads), no variable expanded (${env:X}, ${input:x} and ${X} reach the
+server as written: foreign-interpolation), no inputs or sandbox
+(setting-ignored-here: "'inputs' is not supported in .mcp.json. Use
+.vscode/mcp.json."). A server named in both .vscode/mcp.json and
+.mcp.json is taken from .vscode/mcp.json; VS Code disables the other
+(chat.mcp.collisionBehavior "disable", the default): shadowed-server,
+and mcp-lsp effective --tool vscode shows both.
+
 Claude Code 2.1.328, GitHub Copilot CLI 1.0.102, OpenCode 1.18.33 and Gemini
 CLI 0.61.0 are modelled from runs of the real tools (files, layers, gates,
 strictness, interpolation); VS Code, Cursor, Claude Desktop, Atomic TUI,

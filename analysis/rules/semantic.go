@@ -60,7 +60,7 @@ var semanticRules = []Rule{
 	{CodeInvalidURL, SeverityError, "A `url` a tool rejects (Copilot CLI parses it before expanding variables); a warning where the tools accept it but it is not an http(s) URL.", entryCheck((*semantic).invalidURL)},
 	{CodeForeignKey, SeverityError, "A key spelled as in another tool's format (`env`/`environment`, `args` in OpenCode, `transport`, `serverUrl`): an error where a reader rejects it, else a warning (silently ignored).", entryCheck((*semantic).foreignKeys)},
 	{CodeWrongServerMapKey, SeverityError, "The servers sit under another tool's top-level key (`servers`, `mcpServers`, `mcp`); a warning when the right key exists too, a hint for VS Code's deprecated `mcpServers`.", semCheck((*semantic).wrongMapKeys)},
-	{CodeForeignInterpolation, SeverityWarning, "A variable reference in another tool's syntax (`${VAR}` in OpenCode, `{env:VAR}` in Claude Code, bare `${VAR}` in VS Code); the tool keeps it as literal text.", interpolationCheck},
+	{CodeForeignInterpolation, SeverityWarning, "A variable reference in another tool's syntax (`${VAR}` in OpenCode, `{env:VAR}` in Claude Code, bare `${VAR}` in VS Code, any reference in the `.mcp.json` of a workspace folder, where VS Code expands none); the tool keeps it as literal text.", interpolationCheck},
 	{CodeUndefinedInput, SeverityError, "`${input:id}` in a VS Code file whose `inputs` declares no such id; VS Code cannot start the server.", interpolationCheck},
 	{CodeMissingFileReference, SeverityError, "`{file:path}` naming a file that does not exist; OpenCode refuses the whole configuration.", semCheck((*semantic).fileReferences)},
 	{CodeLiteralSecret, SeverityWarning, "A literal token or key in `headers` or `env`/`environment` (never printed); reference an environment variable instead.", entryCheck((*semantic).literalSecrets)},
@@ -71,7 +71,7 @@ var semanticRules = []Rule{
 	{CodeFileNotReadBy, SeverityInformation, "A tool users expect to read this file does not, or only when named on its command line (`.vscode/mcp.json` for Copilot CLI, a project `.copilot/mcp-config.json`).", notReadCheck},
 	{CodeServersInSettings, SeverityWarning, "`mcpServers` in Claude Code's settings.json, which Claude Code silently ignores.", notReadCheck},
 	{CodeEmptyServerMap, SeverityHint, "A file whose server map is empty: no tool loads anything from it.", semCheck((*semantic).emptyServerMap)},
-	{CodeSettingIgnoredHere, SeverityWarning, "A setting a tool reads from another file only: Gemini CLI's `security.folderTrust.enabled` counts only in the user settings, so in a workspace or system file it does not turn folder trust off.", semCheck((*semantic).trustSwitchElsewhere)},
+	{CodeSettingIgnoredHere, SeverityWarning, "A setting a tool reads from another file only: Gemini CLI's `security.folderTrust.enabled` counts only in the user settings, so in a workspace or system file it does not turn folder trust off; VS Code reads `inputs` and `sandbox` from `.vscode/mcp.json`, not from `.mcp.json`.", semCheck((*semantic).settingsIgnoredHere)},
 }
 
 // checkSemantics runs the rules beyond the schema. Each rule looks at a
@@ -459,4 +459,13 @@ func semQuote(s string) string { return strconv.Quote(s) }
 func (c *semantic) tool(r *registry.Reader) *registry.Tool {
 	t, _ := c.in.Registry.Tool(r.Tool)
 	return t
+}
+
+// interp is how r's tool expands variables in this file: the reader's own
+// interpolation, else the tool's; nil for an unknown tool.
+func (c *semantic) interp(r *registry.Reader) *registry.Interpolation {
+	if t := c.tool(r); t != nil {
+		return t.InterpolationFor(r)
+	}
+	return nil
 }

@@ -40,6 +40,46 @@ func (c *semantic) notReadFiles() {
 	}
 }
 
+// settingsIgnoredHere reports settings a tool reading this file reads
+// from another of its files only.
+func (c *semantic) settingsIgnoredHere() {
+	c.trustSwitchElsewhere()
+	c.keysReadElsewhere()
+}
+
+// keysReadElsewhere reports a top-level key a reader of the file takes
+// from another file only (registry: readers[].elsewhere): VS Code reads
+// "inputs" from .vscode/mcp.json, never from .mcp.json, so an
+// ${input:id} there is never asked for (verified in VS Code 1.139's code).
+func (c *semantic) keysReadElsewhere() {
+	root := c.f.Root
+	if c.in.Kind == nil || root == nil || root.Kind != jsonc.Object {
+		return
+	}
+	for _, r := range c.in.Kind.Readers {
+		if !c.in.Config.applies(r.Tool) {
+			continue
+		}
+		for _, e := range r.Elsewhere {
+			m := root.Get(e.Key)
+			if m == nil {
+				continue
+			}
+			msg := fmt.Sprintf("%s reads %q only from %s: here it has no effect", toolName(c.in, r.Tool), e.Key, e.Instead)
+			if e.Message != "" {
+				msg += fmt.Sprintf(" (%q)", e.Message)
+			}
+			c.add(Diagnostic{
+				Span:     m.Key.Span,
+				Severity: SeverityWarning,
+				Code:     CodeSettingIgnoredHere,
+				Message:  msg,
+				Data:     map[string]any{"tools": []string{string(r.Tool)}, "field": e.Key},
+			})
+		}
+	}
+}
+
 // trustSwitchElsewhere reports the switch that turns a tool's folder
 // trust off (registry: profile.trust.off) in a file of the tool's other
 // than the one it is read from: Gemini CLI reads

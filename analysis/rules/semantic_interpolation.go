@@ -18,20 +18,21 @@ import (
 // of the key. These rules find such references, with spans inside the
 // string, mapped back through JSON escapes ("\u0024{VAR}" is "${VAR}").
 
-// semToolForms returns the syntaxes a tool expands and whether it expands
-// them in field ("*": every string).
-func semToolForms(t *registry.Tool, field string) (forms interp.Forms, inField bool) {
-	if t == nil {
+// semForms returns the syntaxes an interpolation (a tool's, or a reader's
+// own: registry.Tool.InterpolationFor) expands and whether it expands them
+// in field ("*": every string).
+func semForms(in *registry.Interpolation, field string) (forms interp.Forms, inField bool) {
+	if in == nil {
 		return interp.Forms{}, false
 	}
-	inField = slices.Contains(t.Interpolation.Fields, "*") || slices.Contains(t.Interpolation.Fields, field)
-	return interp.FormsOf(t.Interpolation.Forms), inField
+	inField = slices.Contains(in.Fields, "*") || slices.Contains(in.Fields, field)
+	return interp.FormsOf(in.Forms), inField
 }
 
-// semEnvSpelling is how a tool writes a reference to environment variable
-// name, "" when it has no syntax for it.
-func semEnvSpelling(t *registry.Tool, name string) string {
-	forms, _ := semToolForms(t, "")
+// semEnvSpelling is how an interpolation writes a reference to
+// environment variable name, "" when it has no syntax for it.
+func semEnvSpelling(in *registry.Interpolation, name string) string {
+	forms, _ := semForms(in, "")
 	switch {
 	case forms.Has(interp.Dollar):
 		return "${" + name + "}"
@@ -81,7 +82,7 @@ func (c *semantic) reference(e *semEntry, field, key, str string, v interp.Ref) 
 	}
 	var literal, expanding []*registry.Reader
 	for _, r := range e.readers {
-		forms, inField := semToolForms(c.tool(r), field)
+		forms, inField := semForms(c.interp(r), field)
 		switch {
 		case !inField:
 			// Not expanded here at all: no tool's syntax is special, so
@@ -99,7 +100,7 @@ func (c *semantic) reference(e *semEntry, field, key, str string, v interp.Ref) 
 		return
 	}
 	does := plural(len(literal), "does not expand", "do not expand")
-	if !slices.ContainsFunc(literal, func(r *registry.Reader) bool { return c.tool(r).Interpolation.Confidence.Certain() }) {
+	if !slices.ContainsFunc(literal, func(r *registry.Reader) bool { return c.interp(r).Confidence.Certain() }) {
 		does = "may not expand"
 	}
 	lead := fmt.Sprintf("%s %s %s", readerNames(c.in, literal), does, v)
@@ -114,9 +115,21 @@ func (c *semantic) reference(e *semEntry, field, key, str string, v interp.Ref) 
 		data["variable"] = name
 	}
 	var fix string
-	if repl := c.commonEnvSpelling(append(slices.Clone(literal), expanding...), v.EnvName()); repl != "" {
+	// A reader that expands nothing here (VS Code in .mcp.json) is
+	// helped by no spelling: the fix is for the others.
+	all := append(slices.Clone(literal), expanding...)
+	capable, _ := c.expandersOf(all, field)
+	// Readers that expand nothing here (VS Code in .mcp.json) are helped
+	// by no spelling: with only those left literal, there is nothing to
+	// rewrite.
+	if litCapable, _ := c.expandersOf(literal, field); len(litCapable) == 0 {
+		capable = nil
+	}
+	if repl := c.commonEnvSpelling(capable, v.EnvName()); repl != "" {
 		fix = "write " + repl
-		switch k := len(literal) + len(expanding); {
+		switch k := len(capable); {
+		case k < len(all):
+			fix += ", which " + readerNames(c.in, capable) + " " + plural(k, "expands", "expand")
 		case k == 2:
 			fix += ", which both expand"
 		case k > 2:
@@ -130,7 +143,7 @@ func (c *semantic) reference(e *semEntry, field, key, str string, v interp.Ref) 
 	}
 	reason := "it stays literal text"
 	if v.Syntax == interp.DollarEnv && slices.ContainsFunc(literal, func(r *registry.Reader) bool {
-		forms, _ := semToolForms(c.tool(r), field)
+		forms, _ := semForms(c.interp(r), field)
 		return forms.Has(interp.BraceEnv)
 	}) {
 		// OpenCode's /\{env:([^}]+)\}/ matches inside ${env:X}: the value
@@ -170,7 +183,7 @@ func (c *semantic) byNameFix(readers []*registry.Reader, field, key, str string,
 	}
 	for _, r := range readers {
 		t := c.tool(r)
-		for _, nv := range t.Interpolation.ByName {
+		for _, nv := range c.interp(r).ByName {
 			where, sub, _ := strings.Cut(nv.Replaces, ".")
 			if where != field || sub != "" && !strings.EqualFold(sub, key) {
 				continue
@@ -196,7 +209,7 @@ func (c *semantic) syntaxOwners(v interp.Ref, readers []*registry.Reader) string
 		if slices.ContainsFunc(readers, func(r *registry.Reader) bool { return r.Tool == t.ID }) {
 			continue
 		}
-		if forms, _ := semToolForms(t, ""); forms.Admits(v) {
+		if forms, _ := semForms(&t.Interpolation, ""); forms.Admits(v) {
 			names = append(names, t.Name)
 		}
 	}
@@ -210,13 +223,13 @@ func (c *semantic) commonEnvSpelling(readers []*registry.Reader, name string) st
 		return ""
 	}
 	for _, r := range readers {
-		cand := semEnvSpelling(c.tool(r), name)
+		cand := semEnvSpelling(c.interp(r), name)
 		if cand == "" {
 			continue
 		}
 		refs := interp.Scan(cand, interp.All)
 		ok := len(refs) == 1 && !slices.ContainsFunc(readers, func(o *registry.Reader) bool {
-			forms, _ := semToolForms(c.tool(o), "")
+			forms, _ := semForms(c.interp(o), "")
 			return !forms.Has(refs[0].Syntax)
 		})
 		if ok {
@@ -284,7 +297,7 @@ func (c *semantic) fileReferences() {
 	var readers []*registry.Reader
 	for i := range c.in.Kind.Readers {
 		r := &c.in.Kind.Readers[i]
-		if t := c.tool(r); t != nil && t.Interpolation.BeforeParse && slices.Contains(t.Interpolation.Forms, "{file:path}") {
+		if in := c.interp(r); in != nil && in.BeforeParse && slices.Contains(in.Forms, "{file:path}") {
 			readers = append(readers, r)
 		}
 	}

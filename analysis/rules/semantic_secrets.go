@@ -120,7 +120,8 @@ func (c *semantic) secretFinding(e *semEntry, field, key string, sec semSecretKi
 		where, semQuote(key), semQuote(e.s.Name), sec.name)
 	data := semData(e.s.Name, nil, "field", field, "key", key, "secret", sec.slug)
 	variable := semSecretVariable(field, key, e.s.Name)
-	ref := c.commonEnvSpelling(e.readers, variable)
+	capable, never := c.expandersOf(e.readers, field)
+	ref := c.commonEnvSpelling(capable, variable)
 	switch {
 	case sec.defaultOf != "":
 		msg = fmt.Sprintf("%s %s of server %s holds a literal %s as the default of ${%s:-…}: anyone who can read this file can use it; remove the default and set %s in the environment",
@@ -132,13 +133,13 @@ func (c *semantic) secretFinding(e *semEntry, field, key string, sec semSecretKi
 		if sec.scheme != "" {
 			repl = sec.scheme + " " + ref
 		}
-		msg += fmt.Sprintf("; write %q and set %s in the environment", repl, variable)
+		msg += fmt.Sprintf("; write %q and set %s in the environment%s", repl, variable, c.expandsNothing(never))
 		// Never safe: the variable must be set first, or the server
 		// loses its credential.
 		data["variable"] = variable
 		data[FixKey] = Fix{Kind: FixSecretToVariable, Key: key, Value: repl, Variable: variable}
 	case ref != "":
-		msg += fmt.Sprintf("; reference an environment variable instead (%s)", ref)
+		msg += fmt.Sprintf("; reference an environment variable instead (%s)%s", ref, c.expandsNothing(never))
 		data["variable"] = variable
 	case !c.anyExpands(e.readers, field):
 		msg += fmt.Sprintf("; %s cannot reference environment variables here, so keep this file private", readerNames(c.in, e.readers))
@@ -146,10 +147,33 @@ func (c *semantic) secretFinding(e *semEntry, field, key string, sec semSecretKi
 	return Diagnostic{Span: value.Span, Severity: SeverityWarning, Code: CodeLiteralSecret, Message: msg, Data: data}
 }
 
+// expandersOf splits readers into those that expand some variable
+// syntax in field and those that expand none there (VS Code in .mcp.json:
+// no spelling of a reference helps them).
+func (c *semantic) expandersOf(readers []*registry.Reader, field string) (capable, never []*registry.Reader) {
+	for _, r := range readers {
+		if forms, in := semForms(c.interp(r), field); in && forms.Empty() {
+			never = append(never, r)
+		} else {
+			capable = append(capable, r)
+		}
+	}
+	return capable, never
+}
+
+// expandsNothing is the note for readers that expand no variable in the
+// file: " (VS Code expands no variable in this file)", "" for none.
+func (c *semantic) expandsNothing(never []*registry.Reader) string {
+	if len(never) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s %s no variable in this file)", readerNames(c.in, never), plural(len(never), "expands", "expand"))
+}
+
 // anyExpands reports whether some reader expands variables in field.
 func (c *semantic) anyExpands(readers []*registry.Reader, field string) bool {
 	for _, r := range readers {
-		if forms, in := semToolForms(c.tool(r), field); in && !forms.Empty() {
+		if forms, in := semForms(c.interp(r), field); in && !forms.Empty() {
 			return true
 		}
 	}

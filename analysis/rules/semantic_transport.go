@@ -454,7 +454,7 @@ func (c *semantic) invalidURL(e *semEntry) {
 	}
 	var cannot []*registry.Reader
 	for i, v := range vs {
-		if forms, in := semToolForms(c.tool(v.r), "url"); in && len(interp.Scan(raw, forms)) > 0 {
+		if forms, in := semForms(c.interp(v.r), "url"); in && len(interp.Scan(raw, forms)) > 0 {
 			continue // what the url becomes depends on the environment
 		}
 		if !parses || !slices.Contains(semURLSchemes(v.r, defs[i]), scheme) {

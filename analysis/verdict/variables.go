@@ -9,18 +9,21 @@ import (
 )
 
 // Variables lists the environment variables the values read, in the
-// tool's own interpolation syntax, so hover can say "depends on
+// syntax of in (the tool's interpolation in that file: Tool.InterpolationFor), so hover can say "depends on
 // $GITHUB_TOKEN": the fields of one entry (a Verdict's Variables) or of a
 // merged definition (the effective view). References with a default are
 // not listed. The scanner is package interp, the same the interpolation
 // rules use.
-func Variables(tool *registry.Tool, values []*jsonc.Node) []string {
-	forms := interp.FormsOf(tool.Interpolation.Forms)
+func Variables(in *registry.Interpolation, values []*jsonc.Node) []string {
+	if in == nil {
+		return nil
+	}
+	forms := interp.FormsOf(in.Forms)
 	seen := map[string]bool{}
 	// Variables taken by name (Codex CLI's env_vars, bearer_token_env_var,
 	// env_http_headers): the field's strings are the names.
 	for _, v := range values {
-		if m := v.Member(); m != nil && slices.ContainsFunc(tool.Interpolation.ByName, func(nv registry.NamedVariables) bool { return nv.Field == m.Key.Str }) {
+		if m := v.Member(); m != nil && slices.ContainsFunc(in.ByName, func(nv registry.NamedVariables) bool { return nv.Field == m.Key.Str }) {
 			nameStrings(v, seen)
 		}
 	}

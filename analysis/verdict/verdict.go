@@ -143,12 +143,12 @@ type Verdict struct {
 }
 
 // VariablesOf lists the environment variables the entry value (the one
-// this verdict is about) reads in tool's interpolation syntax, from the
+// this verdict is about) reads in the syntax of in, from the
 // keys the reader keeps (an "env" OpenCode strips reads nothing), without
 // those with a default. It is computed on demand, not with the verdict:
 // scanning every string of every entry is a large part of judging a big
 // file, and only hover and the effective view ask.
-func (v *Verdict) VariablesOf(tool *registry.Tool, value *jsonc.Node) []string {
+func (v *Verdict) VariablesOf(in *registry.Interpolation, value *jsonc.Node) []string {
 	if value == nil || value.Kind != jsonc.Object {
 		return nil
 	}
@@ -158,7 +158,7 @@ func (v *Verdict) VariablesOf(tool *registry.Tool, value *jsonc.Node) []string {
 			kept = append(kept, m.Value)
 		}
 	}
-	return Variables(tool, kept)
+	return Variables(in, kept)
 }
 
 // Why is the first reason with the verdict's outcome, for a short

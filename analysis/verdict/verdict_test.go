@@ -66,7 +66,7 @@ func TestOf_Outcomes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			v := judgeText(t, nil, tc.r, tc.server, tc.entry)
 			tool, _ := registry.Default().Tool(tc.r.Tool)
-			vars := v.VariablesOf(tool, jsonc.Parse([]byte(tc.entry)).Root)
+			vars := v.VariablesOf(tool.InterpolationFor(tc.r), jsonc.Parse([]byte(tc.entry)).Root)
 			if v.Outcome != tc.outcome || v.Def != tc.def || v.Program != tc.program || !slices.Equal(vars, tc.variables) {
 				t.Errorf("got outcome %s, def %q, program %q, variables %v; want %s, %q, %q, %v (reasons %+v)",
 					v.Outcome, v.Def, v.Program, vars, tc.outcome, tc.def, tc.program, tc.variables, v.Reasons)

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -235,8 +237,15 @@ func TestCheckFixUnsafe(t *testing.T) {
 		t.Errorf("--fix without --unsafe changed the file:\n%s", got)
 	}
 	out, errOut, code = runCLI(t, "check", "--fix", "--unsafe", "--format", "json", dir)
-	if code != 0 || strings.TrimSpace(out) != "[]" {
-		t.Errorf("--fix --unsafe: exit %d, output %q; stderr %s", code, out, errOut)
+	// Left: VS Code, which reads the workspace folder's .mcp.json but
+	// expands no variable in it, gets the reference as written.
+	var left []struct {
+		Code  string   `json:"code"`
+		Tools []string `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(out), &left); code != 0 || err != nil || len(left) != 1 ||
+		left[0].Code != "foreign-interpolation" || !slices.Equal(left[0].Tools, []string{"vscode"}) {
+		t.Errorf("--fix --unsafe: exit %d, output %q (want only VS Code's foreign-interpolation); stderr %s", code, out, errOut)
 	}
 	want := "{\n  \"mcpServers\": {\n    \"web\": {\"type\": \"http\", \"url\": \"https://b.example.com\", \"headers\": {\"X-Api-Key\": \"${WEB_API_KEY}\"}}\n  }\n}\n"
 	if got, _ := os.ReadFile(filepath.Join(dir, ".mcp.json")); string(got) != want {

@@ -122,6 +122,13 @@
 //	                 ([["projects","*","mcpServers"]]); [] = no servers here
 //	  "gates":       [Basis + "id" ("approval" | "trusted-folder" |
 //	                 "explicit-flag" | "fallback")]
+//	  "at":          "" (wherever a glob matches) | "workspace-folder"
+//	                 (only a file directly in a workspace folder: VS Code's
+//	                 .mcp.json); applied by Registry.MatchIn alone
+//	  "interpolation": as the tool's, for this kind only (nil: the tool's;
+//	                 read through Tool.InterpolationFor)
+//	  "elsewhere":   [Basis + "key", "instead", "message"]: top-level keys
+//	                 the tool reads from another file only
 //	  "note"
 //
 //	NotRead: Basis + "tool", "instead" (where the servers should go)

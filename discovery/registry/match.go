@@ -219,7 +219,9 @@ func splitTemplate(t string) (v, rest string) {
 }
 
 // Match returns the kind of the file at p, or false if no tool reads it and
-// no tool is commonly expected to.
+// no tool is commonly expected to. Readers that read a file only directly
+// in a workspace folder are left out: use [Registry.MatchIn] where the
+// folders are known.
 //
 // p is a file system path, absolute or relative, with either separator
 // (convert URIs first). It is cleaned, so "a/./b/../.mcp.json" and
@@ -233,6 +235,15 @@ func splitTemplate(t string) (v, rest string) {
 // "**/.cursor/mcp.json" also names the project kind. Otherwise the kind with
 // the most specific matching glob wins; among equals, the first in the data.
 func (r *Registry) Match(p string, env Env) (*FileKind, bool) {
+	k, ok := r.match(p, env)
+	if ok && k.away != nil {
+		return k.away, true
+	}
+	return k, ok
+}
+
+// match is Match with every reader of the kind.
+func (r *Registry) match(p string, env Env) (*FileKind, bool) {
 	fold := env.CaseInsensitive()
 	p = cleanPath(p)
 	for _, k := range r.kinds {
@@ -258,6 +269,29 @@ func (r *Registry) Match(p string, env Env) (*FileKind, bool) {
 		}
 	}
 	return best, best != nil
+}
+
+// MatchIn is [Registry.Match] for a file seen from the workspace folders
+// (absolute directories: an editor's open folders, the directories given
+// to `mcp-lsp check`, the launch directory of `mcp-lsp effective`). A
+// reader whose At is "workspace-folder" reads the file only when it sits
+// directly in one of them: VS Code reads <folder>/.mcp.json, not the
+// .mcp.json of a subfolder or of an ancestor. Elsewhere the kind is
+// returned without such readers, as Match returns it for every file. This
+// is the one place that decision is made.
+func (r *Registry) MatchIn(p string, env Env, folders []string) (*FileKind, bool) {
+	k, ok := r.match(p, env)
+	if !ok || k.away == nil {
+		return k, ok
+	}
+	dir := path.Dir(cleanPath(p))
+	fold := env.CaseInsensitive()
+	for _, f := range folders {
+		if f := cleanPath(f); f == dir || fold && strings.EqualFold(f, dir) {
+			return k, true
+		}
+	}
+	return k.away, true
 }
 
 // cleanPath normalises separators to "/" and cleans the path lexically,

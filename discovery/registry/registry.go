@@ -550,7 +550,51 @@ type Reader struct {
 	// but takes no servers from it.
 	ServerMaps [][]string `json:"serverMaps"`
 	Gates      []Gate     `json:"gates,omitempty"`
-	Note       string     `json:"note,omitempty"`
+	// At narrows where the reader reads files of this kind: "" wherever
+	// the kind's globs match; "workspace-folder" only a file directly in
+	// a workspace folder (VS Code reads <folder>/.mcp.json, never one in
+	// a subfolder or an ancestor). [Registry.MatchIn] applies it.
+	At ReaderAt `json:"at,omitempty"`
+	// Interpolation, when set, replaces the tool's interpolation for
+	// files of this kind (VS Code expands ${env:VAR} and ${input:id} in
+	// .vscode/mcp.json but nothing in .mcp.json). Read it through
+	// [Tool.InterpolationFor].
+	Interpolation *Interpolation `json:"interpolation,omitempty"`
+	// Elsewhere are top-level settings the tool reads from another of its
+	// files only: here they have no effect (VS Code's "inputs" in
+	// .mcp.json).
+	Elsewhere []ElsewhereKey `json:"elsewhere,omitempty"`
+	Note      string         `json:"note,omitempty"`
+}
+
+// ReaderAt is where in a project a reader reads files of its kind.
+type ReaderAt string
+
+const (
+	// AtAnywhere: wherever the kind's globs match.
+	AtAnywhere ReaderAt = ""
+	// AtWorkspaceFolder: only directly in a workspace folder (an
+	// editor's open folder; for `mcp-lsp check`, a directory it is given).
+	AtWorkspaceFolder ReaderAt = "workspace-folder"
+)
+
+// ElsewhereKey is a top-level key a reader does not read in this kind,
+// because the tool takes it from another file.
+type ElsewhereKey struct {
+	Key     string `json:"key"`
+	Instead string `json:"instead"`           // the file it belongs in
+	Message string `json:"message,omitempty"` // the tool's own words
+	Basis
+}
+
+// InterpolationFor is how the tool expands variables in files read by
+// rd: the reader's own interpolation where it has one, else the tool's.
+// rd may be nil.
+func (t *Tool) InterpolationFor(rd *Reader) *Interpolation {
+	if rd != nil && rd.Interpolation != nil {
+		return rd.Interpolation
+	}
+	return &t.Interpolation
 }
 
 // NotRead records a tool that users expect to read a file kind, but which
@@ -584,6 +628,9 @@ type FileKind struct {
 	Note string     `json:"note,omitempty"`
 
 	globs []*glob // compiled Globs
+	// away is this kind without its workspace-folder readers, for a file
+	// not directly in a workspace folder; nil when it has none.
+	away *FileKind
 }
 
 // SkimPaths returns the Skim paths of the kind whose glob matches the
@@ -693,6 +740,13 @@ func Parse(data []byte) (*Registry, error) {
 	if err := r.validate(f.Version); err != nil {
 		return nil, err
 	}
+	for _, k := range r.kinds {
+		if i := slices.IndexFunc(k.Readers, func(rd Reader) bool { return rd.At == AtWorkspaceFolder }); i >= 0 {
+			away := *k
+			away.Readers = slices.DeleteFunc(slices.Clone(k.Readers), func(rd Reader) bool { return rd.At == AtWorkspaceFolder })
+			k.away = &away
+		}
+	}
 	set := make(map[string]bool)
 	for _, k := range r.kinds {
 		for _, g := range k.Globs {
@@ -725,9 +779,15 @@ func (r *Registry) Dialect(id DialectID) (*Dialect, bool) {
 // Dialects returns every dialect in data order.
 func (r *Registry) Dialects() []*Dialect { return slices.Clone(r.dialects) }
 
-// Kind returns the file kind with the given id.
+// Kind returns the file kind with the given id as [Registry.Match]
+// returns it: without the readers that read such a file only directly in
+// a workspace folder ([Registry.MatchIn] has them; [Registry.Kinds] lists
+// the kinds with every reader).
 func (r *Registry) Kind(id string) (*FileKind, bool) {
 	k, ok := r.kindByID[id]
+	if ok && k.away != nil {
+		return k.away, true
+	}
 	return k, ok
 }
 

@@ -171,7 +171,8 @@ func TestToolFacts(t *testing.T) {
 		{"copilot-cli", "GitHub Copilot CLI", "{server}-{tool}", 64, ReplaceEntry, []string{"$VAR", "${VAR}", "${VAR:-default}"}},
 		{"opencode", "OpenCode", "{server}_{tool}", 0, DeepMerge, []string{"{env:VAR}", "{file:path}"}},
 		{"gemini-cli", "Gemini CLI", "", 0, ReplaceEntry, []string{"$VAR", "${VAR}", "${VAR:-default}"}},
-		{"vscode", "VS Code", "", 0, UnknownMerge, nil},
+		// The first collection in VS Code's order keeps a name (code-server 4.139.1).
+		{"vscode", "VS Code", "", 0, ReplaceEntry, nil},
 		{"cursor", "Cursor", "", 0, ReplaceEntry, nil},
 		{"claude-desktop", "Claude Desktop", "", 0, NoMerge, []string{}},
 		{"atomic", "Atomic TUI", "", 0, ReplaceEntry, []string{}},
@@ -237,6 +238,8 @@ func TestReaders(t *testing.T) {
 	want := []readerFact{
 		{"mcp-json", "claude-code", "claude-code", false, false, DropsFile, "mcpServers"},
 		{"mcp-json", "copilot-cli", "copilot-cli", false, false, DropsFile, "mcpServers"},
+		// Only directly in a workspace folder (At), as Claude Code's format.
+		{"mcp-json", "vscode", "vscode-dot-mcp", true, true, DropsFile, "mcpServers"},
 		{"github-mcp-json", "copilot-cli", "copilot-cli", false, false, DropsFile, "mcpServers"},
 		{"github-mcp-config-json", "copilot-cli", "copilot-cli", false, false, UnknownEffect, "mcpServers"},
 		{"copilot-user-config", "copilot-cli", "copilot-cli", true, false, DropsFile, "mcpServers"},

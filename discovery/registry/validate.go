@@ -202,6 +202,23 @@ func (r *Registry) validate(version int) error {
 					add("%s: server map %q is not on a skim path: it would never be read", rw, m)
 				}
 			}
+			switch rd.At {
+			case AtAnywhere, AtWorkspaceFolder:
+			default:
+				add("%s: at %q is not one of \"\", \"workspace-folder\"", rw, rd.At)
+			}
+			if in := rd.Interpolation; in != nil {
+				if len(in.Forms) > 0 && len(in.Fields) == 0 {
+					add("%s: interpolation has forms but no fields", rw)
+				}
+				basis(rw+" interpolation", in.Basis)
+			}
+			for _, e := range rd.Elsewhere {
+				if e.Key == "" || e.Instead == "" {
+					add("%s: elsewhere needs a key and where it belongs instead", rw)
+				}
+				basis(fmt.Sprintf("%s elsewhere %q", rw, e.Key), e.Basis)
+			}
 			for _, gt := range rd.Gates {
 				switch gt.ID {
 				case GateApproval, GateTrustedFolder, GateTrustedProject, GateExplicitFlag, GateFallback:

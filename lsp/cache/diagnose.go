@@ -32,7 +32,7 @@ type DiagnoseOptions struct {
 // files get no diagnostics at all. Both the language server and the check
 // CLI call this, so they can never disagree.
 func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found []rules.Diagnostic, ok bool) {
-	kind, known := opts.Registry.Match(path, opts.Env)
+	kind, known := opts.Match(path)
 	if !known {
 		return nil, nil, false
 	}
@@ -59,7 +59,7 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 	default:
 		crossFile = func() *WorkspaceAnalysis { return s.Workspace(opts) }
 	}
-	key := analysisKey{hash: f.Hash, registry: opts.Registry, env: opts.Env, config: fmt.Sprint(cfg)}
+	key := analysisKey{hash: f.Hash, registry: opts.Registry, env: opts.Env, kind: kind, config: fmt.Sprint(cfg)}
 	found = slices.Clone(s.analyses.get(s, path, key, func(exists *existsLog) []rules.Diagnostic {
 		return rules.AnalyzeFile(rules.FileInput{
 			Path:     path,
@@ -182,7 +182,10 @@ type analysisKey struct {
 	hash     [sha256.Size]byte
 	registry *registry.Registry
 	env      registry.Env
-	config   string // the rules.Config, printed (maps print sorted)
+	// kind is the file's kind with its readers: the same file has fewer
+	// of them outside every workspace folder (registry.MatchIn).
+	kind   *registry.FileKind
+	config string // the rules.Config, printed (maps print sorted)
 }
 
 // existsLog records the FileExists answers of one analysis.
@@ -250,4 +253,16 @@ func (e *analysisEntry) stillHolds(snap *Snapshot) bool {
 		}
 	}
 	return true
+}
+
+// Match returns the kind of the file at path as the tools see it from
+// these workspace folders: a reader that reads the file only directly in
+// a workspace folder (VS Code's .mcp.json) counts only there
+// (registry.MatchIn).
+func (o DiagnoseOptions) Match(path string) (*registry.FileKind, bool) {
+	folders := make([]string, len(o.Folders))
+	for i, f := range o.Folders {
+		folders[i] = f.Path
+	}
+	return o.Registry.MatchIn(path, o.Env, folders)
 }
