@@ -16,6 +16,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	mcpsync "github.com/mcp-lsp/mcp-lsp/analysis/sync"
 	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
@@ -162,7 +163,9 @@ func FuzzAnalyzeFile(f *testing.F) {
 }
 
 // checkConversions computes every conversion code action of every JSON
-// file of the workspace (a server at a time, and whole files), and checks
+// file of the workspace (whole files, and a server at a time into every
+// tool's file through the sync engine, as "Convert to" and "Add to" do),
+// and checks
 // their changes: a file is created only where none exists, and the edits
 // of an existing one are inside it, on character boundaries, apply, and
 // add no syntax error. The fuzzed file is a source, and a target of its
@@ -183,7 +186,16 @@ func checkConversions(t *testing.T, files map[string][]byte) {
 			t.Fatalf("no kind for %s", p)
 		}
 		doc := &fix.Document{Path: p, Content: content, Parsed: parseAs(p, content), Kind: kind}
-		convs := fix.FileConversions(doc, ws)
+		type change struct {
+			what string
+			ch   *fix.Change
+		}
+		var changes []change
+		for _, c := range fix.FileConversions(doc, ws) {
+			if ch, err := c.Change(); err == nil {
+				changes = append(changes, change{c.Title + " of " + p, ch})
+			}
+		}
 		seen := map[string]bool{}
 		for i := range content {
 			if i == 0 || content[i-1] != '{' {
@@ -191,15 +203,13 @@ func checkConversions(t *testing.T, files map[string][]byte) {
 			}
 			if name, ok := fix.ServerAt(doc, i, i); ok && !seen[name] {
 				seen[name] = true
-				convs = append(convs, fix.ServerConversions(doc, ws, i, i)...)
+				for tool, ch := range serverCopies(ws, doc, name) {
+					changes = append(changes, change{"a copy of " + name + " of " + p + " for " + tool, ch})
+				}
 			}
 		}
-		for _, c := range convs {
-			ch, err := c.Change()
-			if err != nil {
-				continue
-			}
-			what := c.Title + " of " + p
+		for _, c := range changes {
+			ch, what := c.ch, c.what
 			for _, cr := range ch.Creates {
 				if _, exists := files[cr.Path]; exists {
 					t.Fatalf("%s: creates %s, which exists", what, cr.Path)
@@ -222,6 +232,34 @@ func checkConversions(t *testing.T, files map[string][]byte) {
 			}
 		}
 	}
+}
+
+// serverCopies is the change of writing the server called name of doc
+// into each tool's project file (forced over a server of that name), by
+// tool: what "Convert to <Tool>" and "Add to <Tool>" apply.
+func serverCopies(ws *fix.Workspace, doc *fix.Document, name string) map[string]*fix.Change {
+	out := map[string]*fix.Change{}
+	for _, r := range doc.Kind.Readers {
+		if len(r.ServerMaps) == 0 {
+			continue
+		}
+		src := mcpsync.Source{Path: doc.Path, Rel: mcpsync.RelName(ws.ProjectDir, doc.Path), Content: doc.Content, Dialect: string(r.Dialect)}
+		for _, tool := range mcpsync.Tools(ws.Registry) {
+			t, err := mcpsync.TargetFor(ws, tool, mcpsync.ScopeProject, ws.ProjectDir)
+			if err != nil {
+				continue
+			}
+			plan, err := mcpsync.Compute(src, nil, []mcpsync.Target{t}, nil, mcpsync.Options{Only: name, Force: true})
+			if err != nil || len(plan.Targets) != 1 {
+				continue
+			}
+			if ch := plan.Targets[0].Edit(); ch != nil {
+				out[tool] = ch
+			}
+		}
+		break
+	}
+	return out
 }
 
 // crossFile computes the cross-file findings of the workspace files, as

@@ -436,6 +436,9 @@ func (v *syncView) convertOffers(name string, canCreate bool) []syncOffer {
 			continue
 		}
 		tp := plan.Targets[0]
+		if tp.Err != nil && !v.canHold(name, t) {
+			continue // a broken file, but its tool could not take the server anyway
+		}
 		i := slices.IndexFunc(tp.Actions, func(a mcpsync.Action) bool { return a.Server == name })
 		var act mcpsync.Action
 		if i >= 0 {
@@ -472,6 +475,16 @@ func (v *syncView) convertOffers(name string, canCreate bool) []syncOffer {
 		out = append(out, so)
 	}
 	return out
+}
+
+// canHold reports whether t's tool can take the server called name: it
+// is not refused when written into an empty file of t's kind.
+func (v *syncView) canHold(name string, t mcpsync.Target) bool {
+	t.Content, t.Exists = nil, false
+	plan, _, err := v.computeOne(name, []mcpsync.Target{t}, mcpsync.Options{Force: true})
+	return err == nil && len(plan.Targets) == 1 && slices.ContainsFunc(plan.Targets[0].Actions, func(a mcpsync.Action) bool {
+		return a.Server == name && a.Kind != mcpsync.Refused
+	})
 }
 
 // readsIn reports whether a reader of kind reads it in dialect: a copy

@@ -163,3 +163,44 @@ func TestUpdateFromTemplateReportsUnresolved(t *testing.T) {
 		t.Errorf("a client without disabled actions got %q", titlesOf(actions2))
 	}
 }
+
+// TestConvertToOffered: "Convert to <Tool>" on a server of .mcp.json is
+// offered for each tool that can hold it and does not read .mcp.json
+// already (Claude Code and Copilot CLI do), Codex CLI included; Claude
+// Desktop takes no remote server, and only Claude Code speaks WebSocket.
+// A target with syntax errors gets the action disabled, with the reason.
+func TestConvertToOffered(t *testing.T) {
+	text := `{"mcpServers": {
+  "local": {"command": "npx", "args": ["fs"]},
+  "remote": {"type": "http", "url": "https://x/mcp"},
+  "ws": {"type": "ws", "url": "wss://x/mcp"}
+}}`
+	c, ed, dir := actionProject(t, "full", map[string]string{".mcp.json": text, ".roo/mcp.json": `{"mcpServers": {"local": `})
+	uri := ed.open(filepath.Join(dir, ".mcp.json"))
+	converts := func(name string) ([]string, []wireAction) {
+		actions, _ := c.codeActions(uri, markerRange(t, text, `"|`+name+`"`), nil, "refactor")
+		var out []string
+		var all []wireAction
+		for _, a := range actions {
+			if tool, ok := strings.CutPrefix(a.Title, "Convert to "); ok {
+				out = append(out, tool)
+				all = append(all, a)
+			}
+		}
+		return out, all
+	}
+	local, actions := converts("local")
+	if want := []string{"Claude Desktop (in ~/.config/Claude/claude_desktop_config.json)", "Codex CLI", "Cursor", "Gemini CLI", "OpenCode", "Roo Code", "VS Code", "Zed"}; !slices.Equal(local, want) {
+		t.Errorf("local: %q, want %q", local, want)
+	}
+	roo := actionTitled(t, actions, "Convert to Roo Code")
+	if roo.Disabled == nil || !strings.Contains(roo.Disabled.Reason, ".roo/mcp.json has syntax errors") {
+		t.Errorf("a broken target: %+v", roo.Disabled)
+	}
+	if remote, _ := converts("remote"); slices.ContainsFunc(remote, func(s string) bool { return strings.HasPrefix(s, "Claude Desktop") }) || !slices.Contains(remote, "Codex CLI") {
+		t.Errorf("remote: %q", remote)
+	}
+	if ws, _ := converts("ws"); len(ws) != 0 {
+		t.Errorf("ws: %q, want none", ws)
+	}
+}

@@ -68,24 +68,6 @@ func ServerNameAt(doc *Document, off int) (string, bool) {
 	return "", false
 }
 
-// ServerConversions lists the conversions of the server at [start, end]
-// into every other tool's format that can hold it. A target that cannot
-// (a remote server for Claude Desktop) or that already reads this file is
-// not listed.
-func ServerConversions(doc *Document, ws *Workspace, start, end int) []*Conversion {
-	name, ok := ServerAt(doc, start, end)
-	if !ok {
-		return nil
-	}
-	var out []*Conversion
-	for _, to := range convert.Dialects() {
-		if c, err := ConvertServer(doc, ws, name, to); err == nil {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // FileConversions lists the conversions of the whole file into every
 // other tool's format that can hold all its servers.
 func FileConversions(doc *Document, ws *Workspace) []*Conversion {
@@ -96,51 +78,6 @@ func FileConversions(doc *Document, ws *Workspace) []*Conversion {
 		}
 	}
 	return out
-}
-
-// ConvertServer converts the server called name into dialect to. The
-// error says why not: no such server, an entry its own tool rejects, a
-// target that cannot hold it or that already reads this file.
-func ConvertServer(doc *Document, ws *Workspace, name, to string) (*Conversion, error) {
-	var found *sourceServer
-	for _, s := range servers(doc) {
-		if s.server.Name == name {
-			found = s
-			break
-		}
-	}
-	if found == nil || !doc.isJSON() {
-		return nil, fmt.Errorf("no server %q in this JSON file", name)
-	}
-	if readsFile(doc.Kind, to) {
-		return nil, fmt.Errorf("%s already reads this file", ws.toolName(to))
-	}
-	var model *convert.Server
-	var err error
-	for _, from := range found.dialects {
-		if model, _, err = convert.FromEntry(from, name, found.server.Value()); err == nil {
-			break
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	entry, losses, err := convert.ToEntry(to, model)
-	if err != nil {
-		return nil, err
-	}
-	c := &Conversion{To: to, Server: name, Losses: losses, ws: ws, src: doc}
-	if err := c.locate(); err != nil {
-		return nil, err
-	}
-	comment := ""
-	if c.jsonc {
-		comment = convert.LossComment(losses)
-	}
-	c.members = []newMember{{key: name, value: entry, comment: comment}}
-	c.replaced()
-	c.Title = c.title("Convert to " + ws.toolName(to))
-	return c, nil
 }
 
 // ConvertFile converts every server of the file into dialect to: a new

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
 func source(content string) Source {
@@ -127,5 +128,57 @@ func TestComputeKeepsTheSwitch(t *testing.T) {
 	tp := p3.Targets[0]
 	if tp.Actions[0].Kind != Updated || !strings.Contains(string(tp.New), `"enabled": false`) || !strings.Contains(string(tp.New), `"y"`) {
 		t.Fatalf("update lost the switch: %+v\n%s", tp.Actions, tp.New)
+	}
+}
+
+// TestTargetsKeepTheirShape: what "Convert to" and "Add to" write into
+// existing files (ported from the conversions' own tests when both became
+// this engine): VS Code's older "mcpServers" map is used when it is the
+// one there; a missing server map is added after the other keys, a
+// comment kept; an empty file is written whole; a file that is not an
+// object, or whose map is not one, is left alone with the reason.
+func TestTargetsKeepTheirShape(t *testing.T) {
+	src := source("{\n\t\"mcpServers\": {\n\t\t\"fs\": {\"command\": \"npx\"}\n\t}\n}\n")
+	for _, tc := range []struct {
+		name, tool, path, existing, want, err string
+	}{
+		{name: "VS Code's older map", tool: "vscode", path: "/p/.vscode/mcp.json", existing: `{"mcpServers": {}}`,
+			want: "{\"mcpServers\": {\n  \"fs\": {\n    \"type\": \"stdio\",\n    \"command\": \"npx\"\n  }\n}}"},
+		{name: "a missing server map", tool: "opencode", path: "/p/opencode.json",
+			existing: "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"theme\": \"dark\" // mine\n}\n",
+			want:     "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"theme\": \"dark\", // mine\n  \"mcp\": {\n    \"fs\": {\n      \"type\": \"local\",\n      \"command\": [\n        \"npx\"\n      ]\n    }\n  }\n}\n"},
+		{name: "an empty file", tool: "cursor", path: "/p/.cursor/mcp.json", existing: "\n",
+			want: "{\n  \"mcpServers\": {\n    \"fs\": {\n      \"command\": \"npx\"\n    }\n  }\n}\n"},
+		{name: "not an object", tool: "opencode", path: "/p/opencode.json", existing: `[]`, err: "does not hold a JSON object"},
+		{name: "a map that is not one", tool: "opencode", path: "/p/opencode.json", existing: `{"mcp": []}`, err: `"mcp" is not an object`},
+		{name: "a syntax error", tool: "opencode", path: "/p/opencode.json", existing: `{"mcp": {`, err: "does not parse"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := &fix.Workspace{Registry: registry.Default(), Env: registry.Env{Home: "/home/u", GOOS: "linux"}, ProjectDir: "/p",
+				File: func(p string) ([]byte, bool, error) {
+					if p == tc.path {
+						return []byte(tc.existing), true, nil
+					}
+					return nil, false, nil
+				}}
+			tg, err := TargetFor(ws, tc.tool, ScopeProject, "/p")
+			if err != nil || tg.Path != tc.path {
+				t.Fatalf("target %s, %v", tg.Path, err)
+			}
+			p, err := Compute(src, nil, []Target{tg}, nil, Options{Only: "fs", Force: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tp := p.Targets[0]
+			if tc.err != "" {
+				if tp.Err == nil || !strings.Contains(tp.Err.Error(), tc.err) || tp.Changed() {
+					t.Fatalf("err %v, want %q; changed %v", tp.Err, tc.err, tp.Changed())
+				}
+				return
+			}
+			if tp.Err != nil || string(tp.New) != tc.want {
+				t.Fatalf("got\n%q\nwant\n%q (%v)", tp.New, tc.want, tp.Err)
+			}
+		})
 	}
 }

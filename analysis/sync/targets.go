@@ -80,6 +80,9 @@ func TargetFor(ws *fix.Workspace, tool string, scope Scope, root string) (Target
 	if err != nil {
 		return Target{}, err
 	}
+	if exists {
+		mapPath = existingMap(kind, dialect, path, content, mapPath)
+	}
 	return Target{Tool: tool, Dialect: dialect, Path: path, Rel: RelName(root, path), MapPath: mapPath,
 		Keep: switchKeys(reg, tool), Content: content, Exists: exists}, nil
 }
@@ -143,6 +146,28 @@ func serverMap(kind *registry.FileKind, dialect string) ([]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// existingMap is the server map a file already has, of those dialect's
+// reader finds in kind (VS Code's .vscode/mcp.json may still use the
+// older "mcpServers"): a server goes beside the others, not into a second
+// map. def when the file has none of them.
+func existingMap(kind *registry.FileKind, dialect, path string, content []byte, def []string) []string {
+	ed := editorFor(path)
+	for _, r := range kind.Readers {
+		if string(r.Dialect) != dialect {
+			continue
+		}
+		for _, p := range r.ServerMaps {
+			if slices.Contains(p, "*") {
+				continue
+			}
+			if _, found, err := ed.lookup(content, p); err == nil && found {
+				return p
+			}
+		}
+	}
+	return def
 }
 
 // RelName is how records and output name path: slash-separated relative
