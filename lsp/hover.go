@@ -23,13 +23,20 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 	snap, opts := s.view(ctx)
 	kind, ok := opts.Match(path)
 	f := snap.File(path)
-	if !ok || !f.Exists {
+	if !f.Exists {
 		return nil, nil
 	}
 	m := s.mappers.of(f)
 	offset, err := m.PositionOffset(params.Position)
 	if err != nil {
 		return nil, err
+	}
+	if !ok {
+		// Not a tool's file: a sync template's {{...}} (hover_sync.go).
+		if h, ok := s.templateHover(snap, opts, f, offset); ok && f.ReadErr == nil {
+			return h, nil
+		}
+		return nil, nil
 	}
 	launch := cache.LaunchDir(path, kind, opts.Folders)
 	loc := newLocator(snap, s.mappers)

@@ -3,12 +3,15 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	mcpsync "github.com/mcp-lsp/mcp-lsp/analysis/sync"
+	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
 
 // syncHover is the part of a server's hover about sync: for an entry
@@ -66,4 +69,60 @@ func (s *Server) syncHover(ctx context.Context, uri protocol.DocumentURI, offset
 	sourceText, _ := u.target.RenderEntry(name, mcpsync.MaskEntry(source))
 	fmt.Fprintf(&b, "Here:\n\n```%s\n%s\n```\n\nFrom %s:\n\n```%s\n%s\n```\n", lang, hereText, rec.Source, lang, sourceText)
 	return b.String()
+}
+
+// templateHover is hover on a {{...}} of a sync template, a file no tool
+// reads (an extension's mcp.json, as in the VaultSpec ADR): the value
+// `mcp-lsp sync` substitutes there, from the one place it takes them
+// (mcpsync.TemplateValues: the project root, the Python found, the --var
+// values recorded at the template's last sync), or why there is none.
+// The project is the workspace folder holding the file. A value that
+// looks like a secret is never recorded, so never shown.
+func (s *Server) templateHover(snap *cache.Snapshot, opts cache.DiagnoseOptions, f *cache.File, offset int) (*protocol.Hover, bool) {
+	var root string
+	for _, fo := range opts.Folders {
+		if rel := mcpsync.RelName(fo.Path, f.Path); !filepath.IsAbs(filepath.FromSlash(rel)) && len(fo.Path) > len(root) {
+			root = fo.Path
+		}
+	}
+	if root == "" {
+		return nil, false
+	}
+	var ph mcpsync.Placeholder
+	found := false
+	for _, p := range mcpsync.Placeholders(f.Content) {
+		if p.Start <= offset && offset <= p.End {
+			ph, found = p, true
+			break
+		}
+	}
+	if !found {
+		return nil, false
+	}
+	var recorded mcpsync.Vars
+	if rf := snap.File(filepath.Join(root, filepath.FromSlash(mcpsync.RecordsFile))); rf.Exists && rf.ReadErr == nil {
+		if recs, err := mcpsync.ParseRecords(rf.Content); err == nil {
+			recorded = recs.Vars[mcpsync.RelName(root, f.Path)]
+		}
+	}
+	values := mcpsync.TemplateValues(root, f.Path, recorded, nil, cache.SyncHost())
+	var md string
+	v, ok := values[ph.Name]
+	switch {
+	case ok && ph.Name == mcpsync.VarRoot:
+		md = fmt.Sprintf("`{{%s}}` is `%s`: the project root.", ph.Name, v)
+	case ok && ph.Name == mcpsync.VarPython:
+		md = fmt.Sprintf("`{{%s}}` is `%s`: the Python `mcp-lsp sync` finds (a `.venv` beside the template, else the project's, else `python3` on PATH; looked up, never run).", ph.Name, v)
+	case ok:
+		md = fmt.Sprintf("`{{%s}}` is `%s`: the value given with `--var` at the last `mcp-lsp sync` of this file, recorded in %s.", ph.Name, v, mcpsync.RecordsFile)
+	case ph.Name == mcpsync.VarPython:
+		md = fmt.Sprintf("`{{%s}}` has no value here: no `.venv` beside the template or in the project, and no `python3` on PATH. Give one with `mcp-lsp sync --var %s=PATH`.", ph.Name, ph.Name)
+	default:
+		md = fmt.Sprintf("`{{%s}}` has no value here: `mcp-lsp sync` refuses the template until it is given with `--var %s=VALUE` (then recorded, unless it looks like a secret).", ph.Name, ph.Name)
+	}
+	rng, err := s.mappers.of(f).Range(span.New(ph.Start, ph.End))
+	if err != nil {
+		return nil, false
+	}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &rng}, true
 }

@@ -121,3 +121,31 @@ func TestHoverShowsDriftInCodexTOML(t *testing.T) {
 		t.Errorf("hover on a table in sync shows the sync section:\n%s", h)
 	}
 }
+
+// TestHoverShowsTemplateValues: in a sync template (a file no tool reads),
+// hover on a {{...}} shows the value mcp-lsp sync substitutes there: the
+// project root, the Python of the .venv beside it, a --var value recorded
+// at its last sync; an unknown variable says it has no value and how to
+// give it.
+func TestHoverShowsTemplateValues(t *testing.T) {
+	text := `{"mcpServers": {"x": {"command": "{{runtime.python}}", "args": ["--region", "{{region}}", "--home", "{{root}}", "{{nope}}"]}}}`
+	c, ed, dir := actionProject(t, "full", map[string]string{
+		"ext/tmpl.json":        text,
+		"ext/.venv/bin/python": "",
+		".mcp-lsp/sync.json":   `{"version": 1, "entries": [], "vars": {"ext/tmpl.json": {"region": "eu"}}}`,
+	})
+	uri := ed.open(filepath.Join(dir, "ext", "tmpl.json"))
+	for _, tc := range []struct{ at, want string }{
+		{"{{runtime.|python}}", "`" + filepath.Join(dir, "ext", ".venv", "bin", "python") + "`"},
+		{"{{reg|ion}}", "is `eu`: the value given with `--var`"},
+		{"{{|root}}", "is `" + dir + "`: the project root"},
+		{"{{no|pe}}", "has no value here"},
+	} {
+		if got := c.hover(uri, markerRange(t, text, tc.at).Start); !strings.Contains(got, tc.want) {
+			t.Errorf("hover at %s lacks %q:\n%s", tc.at, tc.want, got)
+		}
+	}
+	if got := c.hover(uri, markerRange(t, text, `"|command"`).Start); got != "" {
+		t.Errorf("hover outside a placeholder: %s", got)
+	}
+}
