@@ -66,6 +66,9 @@ type agreeFinding struct {
 	Message  string   `json:"message"`
 	Server   string   `json:"server"`
 	Tools    []string `json:"tools"`
+	// LoadedBy are tools the finding concerns that load the entry all
+	// the same (they drop the value).
+	LoadedBy []string `json:"loadedBy"`
 	Related  []struct {
 		Path    string `json:"path"`
 		Line    int    `json:"line"`

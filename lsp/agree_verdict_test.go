@@ -32,6 +32,9 @@ func (r *agreeResult) contradictions(launch string) []string {
 			continue
 		}
 		for _, tool := range f.Tools {
+			if slices.Contains(f.LoadedBy, tool) {
+				continue
+			}
 			if blamed[tool] == nil {
 				blamed[tool] = map[string]map[string]bool{}
 			}

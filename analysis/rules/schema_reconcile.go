@@ -95,7 +95,7 @@ func (c *schemaCheck) rejected(sub *schemaSubject, g *schemaGroup) Diagnostic {
 		Severity: schemaSeverity(g),
 		Code:     g.code,
 		Message:  msg,
-		Data:     c.data(sub, g.reporters, g.problems[0].Data),
+		Data:     c.withLoadedBy(g, c.data(sub, g.reporters, g.problems[0].Data)),
 	}
 }
 
@@ -137,7 +137,7 @@ func (c *schemaCheck) unknownType(sub *schemaSubject, g *schemaGroup) Diagnostic
 		// A guess from the spelling: not safe.
 		extra[FixKey] = Fix{Kind: FixReplaceValue, Key: "type", Value: suggestion}
 	}
-	return Diagnostic{Span: g.span, Severity: schemaSeverity(g), Code: g.code, Message: msg, Data: c.data(sub, g.reporters, extra)}
+	return Diagnostic{Span: g.span, Severity: schemaSeverity(g), Code: g.code, Message: msg, Data: c.withLoadedBy(g, c.data(sub, g.reporters, extra))}
 }
 
 // commonTypes are the types every reader of the subject knows, in the
@@ -331,6 +331,27 @@ func (c *schemaCheck) verdicts(sub *schemaSubject, g *schemaGroup) string {
 		clauses = append(clauses, c.verdictPhrase(sub, who, outcomes)+": "+p.Detail)
 	}
 	return strings.Join(clauses, "; ")
+}
+
+// withLoadedBy adds to the data of an error the tools among its
+// reporters that load the entry all the same ("loadedBy"): VS Code drops
+// an args that is not an array from the workspace folder's .mcp.json and
+// starts the server, where Claude Code skips it. Those tools are in
+// "tools" (the value concerns them) but not blamed for the entry.
+func (c *schemaCheck) withLoadedBy(g *schemaGroup, d map[string]any) map[string]any {
+	if schemaSeverity(g) != SeverityError {
+		return d
+	}
+	var loads []*schemaVerdict
+	for i, v := range g.reporters {
+		if o := verdict.ProblemOutcome(v.reader, g.problems[i]); o == verdict.Loads || o == verdict.LoadsIgnoringKeys {
+			loads = append(loads, v)
+		}
+	}
+	if len(loads) > 0 {
+		d["loadedBy"] = c.toolIDs(loads)
+	}
+	return d
 }
 
 // schemaSeverity is an error when a reporter of g does not load the entry

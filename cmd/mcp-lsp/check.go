@@ -39,9 +39,13 @@ type checkResult struct {
 	// Server and Tools name the server entry and the tools the finding
 	// is about ("Claude Code skips server fs": server fs, claude-code),
 	// so scripts need not parse messages.
-	Server  string         `json:"server,omitempty"`
-	Tools   []string       `json:"tools,omitempty"`
-	Related []checkRelated `json:"related,omitempty"`
+	Server string   `json:"server,omitempty"`
+	Tools  []string `json:"tools,omitempty"`
+	// LoadedBy are tools of Tools that load the entry all the same,
+	// without the value (VS Code drops an args that is not an array from
+	// the workspace folder's .mcp.json, where Claude Code skips the entry).
+	LoadedBy []string       `json:"loadedBy,omitempty"`
+	Related  []checkRelated `json:"related,omitempty"`
 
 	// pointer is the JSON Pointer of the innermost value at the start of
 	// the finding ("/mcpServers/db/env/TOKEN"): what the SARIF reporter's
@@ -276,6 +280,7 @@ func toCheckResult(snap *cache.Snapshot, m *lsp.Mapper, path string, d rules.Dia
 	r := checkResult{Path: path, Severity: d.Severity.String(), Code: d.Code, Message: d.Message}
 	r.Server, _ = d.Data["server"].(string)
 	r.Tools, _ = d.Data["tools"].([]string)
+	r.LoadedBy, _ = d.Data["loadedBy"].([]string)
 	var err1, err2, err3 error
 	r.Line, r.Column, err1 = m.LineColumn(d.Span.Start)
 	r.EndLine, r.EndColumn, err2 = m.LineColumn(d.Span.End)
