@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"slices"
+
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
@@ -43,8 +45,13 @@ func AnalyzeFile(in FileInput) []Diagnostic {
 	if in.Cache == nil {
 		in.Cache = NewCache()
 	}
+	project := projectRulesAside(in)
 	var ds []Diagnostic
 	for _, k := range fileChecks {
+		if k == projectRulesCheck && project != nil {
+			ds = append(ds, project()...)
+			continue
+		}
 		ds = append(ds, k.file(in)...)
 	}
 	ds = append(ds, checkSemantics(in)...)
@@ -52,6 +59,37 @@ func AnalyzeFile(in FileInput) []Diagnostic {
 	ds = in.Config.apply(ds)
 	SortDiagnostics(ds)
 	return ds
+}
+
+// asideSize is the size from which a file's project rules run on another
+// core while the other checks run: a third of a large file's first
+// analysis (a 1,000-server file is about 400 KB, a minified 20,000-server
+// one 4 MB). Below it a goroutine is not worth its cost.
+var asideSize = 32 << 10 // a variable for TestProjectRulesAsideSameFindings
+
+// projectRulesAside starts the project rules' check of in in another
+// goroutine, when it is one of the checks and in is large, and returns the
+// function that waits for its findings (nil when not started). The check
+// shares nothing mutable with the others but the session's memos, which
+// are locked, and its parse index, which it gets its own of. Its findings
+// are appended where they always were, so the order is the same. A panic
+// in it is raised again in the caller of the returned function.
+func projectRulesAside(in FileInput) func() []Diagnostic {
+	if len(in.Content) < asideSize || !slices.Contains(fileChecks, projectRulesCheck) {
+		return nil
+	}
+	in.index = &parseIndex{}
+	ch := make(chan func() []Diagnostic, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- func() []Diagnostic { panic(r) }
+			}
+		}()
+		ds := projectRulesCheck.file(in)
+		ch <- func() []Diagnostic { return ds }
+	}()
+	return func() []Diagnostic { return (<-ch)() }
 }
 
 // restrictReaders returns kind with only the readers whose tool the user

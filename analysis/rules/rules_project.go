@@ -136,11 +136,33 @@ func projectMemoKey(in FileInput, project bool) entryMemoKey {
 // separator ("--root=/home/ann/src"), not inside a URL path.
 var homeDir = regexp.MustCompile(`(?i)(?:^|[\s=,;:'"])((?:/Users|/home)/([^/\s]+)/|[a-z]:[\\/]Users[\\/]([^\\/\s]+)[\\/])`)
 
+// mayNameHome is false when s cannot match homeDir, whose every match
+// holds "home" or "users" (in any case): most strings are neither, and
+// are spared the regular expression.
+func mayNameHome(s string) bool {
+	for i := 0; i+4 <= len(s); i++ {
+		switch s[i] | 0x20 {
+		case 'h':
+			if strings.EqualFold(s[i:i+4], "home") {
+				return true
+			}
+		case 'u':
+			if i+5 <= len(s) && strings.EqualFold(s[i:i+5], "users") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // homePaths reports each string of the entry naming a path in somebody's
 // home directory. macOS's shared /Users/Shared is no one's home.
 func homePaths(server string, entry *jsonc.Node) []Diagnostic {
 	var ds []Diagnostic
 	walkStrings(entry, func(n *jsonc.Node, s string) {
+		if !mayNameHome(s) {
+			return
+		}
 		for _, m := range homeDir.FindAllStringSubmatch(s, -1) {
 			user := m[2] + m[3]
 			if strings.EqualFold(user, "Shared") || strings.EqualFold(user, "Public") {
