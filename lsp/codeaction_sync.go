@@ -47,6 +47,8 @@ type syncView struct {
 	recPath string
 	recOld  []byte
 	recHas  bool
+	src     *mcpsync.Source // source(), once found
+	srcOK   bool
 }
 
 // newSyncView builds the view; ok is false for a file that has no
@@ -74,9 +76,15 @@ func newSyncView(af *actionFile) (*syncView, bool) {
 	return v, true
 }
 
-// source is the file the action is on, as a sync source.
+// source is the file the action is on, as a sync source, with its parse;
+// found once per view (each tool's action plans from it).
 func (v *syncView) source() (mcpsync.Source, bool) {
-	return v.sourceOf(v.af.doc.Path, v.af.doc.Content)
+	if v.src == nil {
+		src, ok := v.sourceOf(v.af.doc.Path, v.af.doc.Content)
+		src.Parsed = v.af.doc.Parsed
+		v.src, v.srcOK = &src, ok
+	}
+	return *v.src, v.srcOK
 }
 
 // computeOne plans syncing the server called name of the file the action

@@ -23,6 +23,10 @@ type Source struct {
 	// Auto applies the ADR's automatic resolution (AutoResolve) to each
 	// server: for an extension's mcp.json, not for a tool's own file.
 	Auto bool
+	// Parsed is Content's parse when the caller has it (an editor's open
+	// file): a code action plans one server into each tool, and a
+	// 1,000-server file is not parsed again for each. nil parses here.
+	Parsed *jsonc.File
 }
 
 // Target is one tool's file to sync into.
@@ -204,7 +208,10 @@ func readSource(src Source, vars Vars, only string) ([]serverOf, []Substitution,
 	if src.Content == nil {
 		return nil, nil, nil
 	}
-	f := jsonc.Parse(src.Content)
+	f := src.Parsed
+	if f == nil {
+		f = jsonc.Parse(src.Content)
+	}
 	if len(f.Errors) > 0 {
 		e := f.Errors[0]
 		line, _ := position(src.Content, min(e.Span.Start, len(src.Content)))
@@ -224,7 +231,13 @@ func readSource(src Source, vars Vars, only string) ([]serverOf, []Substitution,
 	var out []serverOf
 	var subs []Substitution
 	for _, sm := range m.Value.Members {
-		if sm.Key == nil || m.Value.Get(sm.Key.Str) != sm || only != "" && sm.Key.Str != only {
+		if sm.Key == nil || only != "" && sm.Key.Str != only {
+			continue
+		}
+		// Of duplicate keys the last definition wins. Get is a linear
+		// search: asked only where the parser did not find the keys
+		// unique, so a 1,000-server file is not quadratic.
+		if !m.Value.KeysUnique() && m.Value.Get(sm.Key.Str) != sm {
 			continue
 		}
 		s, _, err := convert.FromEntry(src.Dialect, sm.Key.Str, sm.Value)
