@@ -386,7 +386,17 @@ func (c *semantic) emptyCommand(e *semEntry) {
 		if rs := vs.readers(outAccepted); len(rs) > 0 {
 			note = readerNames(c.in, rs) + " " + plural(len(rs), "accepts", "accept") + " the entry but cannot start it"
 		}
-		d.Message = semMessage(c.blame(e.s.Name, vs, ""), `the command is empty ("Command cannot be empty")`, note, "")
+		// "Command cannot be empty" is Claude Code's own message: quoted
+		// as its words only beside another tool's (VS Code leaves an
+		// empty command out of the workspace folder's .mcp.json silently).
+		why := "the command is empty"
+		switch blamed := d.Data["tools"].([]string); {
+		case slices.Equal(blamed, []string{"claude-code"}):
+			why += ` ("Command cannot be empty")`
+		case slices.Contains(blamed, "claude-code"):
+			why += ` (Claude Code: "Command cannot be empty")`
+		}
+		d.Message = semMessage(c.blame(e.s.Name, vs, ""), why, note, "")
 	} else {
 		rs := vs.readers(outAccepted)
 		d.Severity = SeverityWarning
