@@ -34,6 +34,11 @@ type Input struct {
 	LaunchDir string
 	// GitRoot is the directory holding .git above LaunchDir, "" if none.
 	GitRoot string
+	// Folders are the workspace folders (an editor's; nil: LaunchDir
+	// alone is one). A reader that reads a file only directly in a
+	// workspace folder (VS Code's .mcp.json) reads nothing from a launch
+	// directory that is not one of them (registry.MatchIn).
+	Folders []string
 	// Files returns the parsed file at path, or nil if it does not exist.
 	Files func(path string) *jsonc.File
 	// Registry tells how the tool reads each file (strict JSON or JSONC),
@@ -191,6 +196,9 @@ func Compute(in Input) *Result {
 			preferred = found[layer.FallbackFor]
 		}
 		for _, c := range layerFiles(in, layer) {
+			if notInFolder(in, c.path) {
+				continue
+			}
 			f := in.Files(c.path)
 			if f == nil || f.Root == nil {
 				continue
@@ -584,10 +592,35 @@ func cmpOr(a, b string) string {
 	return b
 }
 
+// folders are the workspace folders the input names, else the launch
+// directory.
+func (in Input) folders() []string {
+	if in.Folders != nil {
+		return in.Folders
+	}
+	return []string{in.LaunchDir}
+}
+
+// notInFolder reports whether the tool reads files like the one at path
+// only directly in a workspace folder, and this one is not: VS Code does
+// not read the .mcp.json of a subfolder it was not opened on, even where
+// hover assumes the tools are launched there.
+func notInFolder(in Input, path string) bool {
+	if readerOf(in, path) != nil {
+		return false
+	}
+	kind, ok := in.Registry.MatchIn(path, in.Env, []string{filepath.Dir(path)})
+	if !ok {
+		return false
+	}
+	r, ok := kind.Reader(in.Tool.ID)
+	return ok && r.At == registry.AtWorkspaceFolder
+}
+
 // readerOf returns how the tool reads the file at path as a registered
 // reader of its kind, nil if it is none.
 func readerOf(in Input, path string) *registry.Reader {
-	if kind, ok := in.Registry.MatchIn(path, in.Env, []string{in.LaunchDir}); ok {
+	if kind, ok := in.Registry.MatchIn(path, in.Env, in.folders()); ok {
 		if r, ok := kind.Reader(in.Tool.ID); ok {
 			return r
 		}

@@ -260,9 +260,14 @@ func (e *analysisEntry) stillHolds(snap *Snapshot) bool {
 // a workspace folder (VS Code's .mcp.json) counts only there
 // (registry.MatchIn).
 func (o DiagnoseOptions) Match(path string) (*registry.FileKind, bool) {
+	return o.Registry.MatchIn(path, o.Env, o.folderPaths())
+}
+
+// folderPaths are the paths of the workspace folders (never nil).
+func (o DiagnoseOptions) folderPaths() []string {
 	folders := make([]string, len(o.Folders))
 	for i, f := range o.Folders {
 		folders[i] = f.Path
 	}
-	return o.Registry.MatchIn(path, o.Env, folders)
+	return folders
 }

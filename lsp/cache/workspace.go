@@ -40,7 +40,7 @@ type WorkspaceAnalysis struct {
 // and the effective view all share one computation. Callers must not
 // modify them.
 func (s *Snapshot) Effective(dir, gitRoot string, opts DiagnoseOptions) []*effective.Result {
-	key := dir + "\x00" + gitRoot + "\x00" + strings.Join(opts.Settings.Tools, ",")
+	key := dir + "\x00" + gitRoot + "\x00" + strings.Join(opts.Settings.Tools, ",") + "\x00" + strings.Join(opts.folderPaths(), "\x00")
 	s.mu.Lock()
 	out, ok := s.effective[key]
 	s.mu.Unlock()
@@ -78,6 +78,7 @@ func (s *Snapshot) computeEffective(dir, gitRoot string, opts DiagnoseOptions) [
 			Env:       opts.Env,
 			LaunchDir: dir,
 			GitRoot:   gitRoot,
+			Folders:   opts.folderPaths(),
 			Files:     s.parsed,
 			Registry:  opts.Registry,
 			Verdicts:  s.analysis.Verdicts,
