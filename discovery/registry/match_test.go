@@ -259,3 +259,43 @@ func TestEnvFromReadsOnlyTheGivenVariables(t *testing.T) {
 		t.Errorf("windows home = %q", w.Home)
 	}
 }
+
+// TestMatchInWorkspaceFolder: VS Code reads the .mcp.json directly in a
+// workspace folder only (code-server 4.139.1), so it is a reader of that
+// file and of no other .mcp.json; Match, which knows no folders, never
+// names it.
+func TestMatchInWorkspaceFolder(t *testing.T) {
+	r := Default()
+	env := Env{Home: "/home/u", GOOS: "linux"}
+	readers := func(k *FileKind) []ToolID {
+		var out []ToolID
+		for _, rd := range k.Readers {
+			out = append(out, rd.Tool)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		path    string
+		folders []string
+		want    []ToolID
+	}{
+		{"/w/proj/.mcp.json", []string{"/w/proj"}, []ToolID{"claude-code", "copilot-cli", "vscode"}},
+		{"/w/proj/.mcp.json", []string{"/w/other", "/w/proj/"}, []ToolID{"claude-code", "copilot-cli", "vscode"}},
+		{"/w/proj/services/.mcp.json", []string{"/w/proj"}, []ToolID{"claude-code", "copilot-cli"}},
+		{"/w/.mcp.json", []string{"/w/proj"}, []ToolID{"claude-code", "copilot-cli"}},
+		{"/w/proj/.mcp.json", nil, []ToolID{"claude-code", "copilot-cli"}},
+	} {
+		k, ok := r.MatchIn(tc.path, env, tc.folders)
+		if !ok || k.ID != "mcp-json" || !slices.Equal(readers(k), tc.want) {
+			t.Errorf("MatchIn(%s, %v) = %v %v, want mcp-json read by %v", tc.path, tc.folders, k, ok, tc.want)
+		}
+	}
+	if k, _ := r.Match("/w/proj/.mcp.json", env); slices.Contains(readers(k), "vscode") {
+		t.Error("Match names VS Code as a reader of a .mcp.json without knowing the workspace folders")
+	}
+	// On a case-insensitive system the folder compares without case.
+	mac := Env{Home: "/Users/u", GOOS: "darwin"}
+	if k, _ := r.MatchIn("/Users/u/Proj/.mcp.json", mac, []string{"/users/u/proj"}); !slices.Contains(readers(k), "vscode") {
+		t.Error("MatchIn on macOS: the folder did not match without case")
+	}
+}
