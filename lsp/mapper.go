@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"fmt"
+	"math"
 	"sort"
+	"sync"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
@@ -26,14 +28,23 @@ import (
 // every diagnostic of a file is linear in their number, not quadratic in
 // the line's length.
 //
-// A Mapper is immutable and safe for concurrent use.
+// A Mapper is safe for concurrent use: what it indexes lazily (the
+// checkpoints) is guarded.
 type Mapper struct {
-	content    []byte
-	utf8       bool  // columns are bytes (EncodingUTF8), not UTF-16 units
-	lineStarts []int // byte offset of the first byte of each line
-	// checkpoints, for each line longer than checkpointStride, holds
-	// places in it about every checkpointStride bytes where a character
-	// starts, with the line's UTF-16 column there.
+	content []byte
+	utf8    bool // columns are bytes (EncodingUTF8), not UTF-16 units
+	// lineStarts is the byte offset of the first byte of each line, in 32
+	// bits: the index of a 70 MB ~/.claude.json is 2 million lines (8 MB,
+	// not 16). No file read is larger than 4 GiB (cache.MaxFileSize).
+	lineStarts []uint32
+	// checkpoints, for each line longer than checkpointStride in which a
+	// position was converted, holds places in it about every
+	// checkpointStride bytes where a character starts, with the line's
+	// UTF-16 column there. They are made on first use (under mu): a 70 MB
+	// ~/.claude.json has 35,000 long lines of prompt history, and
+	// positions are converted in a few of them (indexing them all was
+	// 10 MB).
+	mu          sync.Mutex
 	checkpoints map[int][]checkpoint
 }
 
@@ -78,40 +89,34 @@ func NewMapperEncoding(content []byte, enc Encoding) *Mapper {
 	return NewMapper(content)
 }
 
-// lineStarts returns the offset of the first byte of each line.
-func lineStarts(content []byte) []int {
-	starts := make([]int, 1, 1+len(content)/32)
+// lineStarts returns the offset of the first byte of each line (of the
+// first 4 GiB: a larger buffer is beyond any file mcp-lsp reads).
+func lineStarts(content []byte) []uint32 {
+	if limit := uint64(math.MaxUint32); uint64(len(content)) > limit {
+		content = content[:limit]
+	}
+	starts := make([]uint32, 1, 1+len(content)/32)
 	for i := 0; i < len(content); i++ {
 		switch content[i] {
 		case '\n':
-			starts = append(starts, i+1)
+			starts = append(starts, uint32(i+1))
 		case '\r':
 			if i+1 < len(content) && content[i+1] == '\n' {
 				i++
 			}
-			starts = append(starts, i+1)
+			starts = append(starts, uint32(i+1))
 		}
 	}
 	return starts
 }
 
+// lineStart is the offset of the first byte of line.
+func (m *Mapper) lineStart(line int) int { return int(m.lineStarts[line]) }
+
 // NewMapper indexes content for UTF-16 positions. The slice must not be
 // modified afterwards.
 func NewMapper(content []byte) *Mapper {
-	starts := lineStarts(content)
-	m := &Mapper{content: content, lineStarts: starts}
-	for line, start := range starts {
-		if line+1 < len(starts) && starts[line+1]-start <= checkpointStride {
-			continue
-		}
-		if end := m.lineEnd(line); end-start > checkpointStride {
-			if m.checkpoints == nil {
-				m.checkpoints = map[int][]checkpoint{}
-			}
-			m.checkpoints[line] = lineCheckpoints(content[start:end])
-		}
-	}
-	return m
+	return &Mapper{content: content, lineStarts: lineStarts(content)}
 }
 
 // lineCheckpoints walks line the way utf16Units does and records a
@@ -144,7 +149,20 @@ func lineCheckpoints(line []byte) []checkpoint {
 // lineCheckpoint is the last checkpoint c of line for which less(c) holds
 // (checkpoints grow in both offset and units), or the line's start.
 func (m *Mapper) lineCheckpoint(line int, less func(checkpoint) bool) checkpoint {
-	cps := m.checkpoints[line]
+	start, end := m.lineStart(line), m.lineEnd(line)
+	if end-start <= checkpointStride {
+		return checkpoint{}
+	}
+	m.mu.Lock()
+	cps, ok := m.checkpoints[line]
+	if !ok {
+		if m.checkpoints == nil {
+			m.checkpoints = map[int][]checkpoint{}
+		}
+		cps = lineCheckpoints(m.content[start:end])
+		m.checkpoints[line] = cps
+	}
+	m.mu.Unlock()
 	i := sort.Search(len(cps), func(i int) bool { return !less(cps[i]) })
 	if i == 0 {
 		return checkpoint{}
@@ -161,7 +179,7 @@ func (m *Mapper) LineCount() int { return len(m.lineStarts) }
 
 // line returns the zero-based line containing offset.
 func (m *Mapper) line(offset int) int {
-	return sort.Search(len(m.lineStarts), func(i int) bool { return m.lineStarts[i] > offset }) - 1
+	return sort.Search(len(m.lineStarts), func(i int) bool { return int(m.lineStarts[i]) > offset }) - 1
 }
 
 // lineEnd is the offset of the line break ending line (or len(content)).
@@ -169,7 +187,7 @@ func (m *Mapper) lineEnd(line int) int {
 	if line+1 >= len(m.lineStarts) {
 		return len(m.content)
 	}
-	end := m.lineStarts[line+1]
+	end := m.lineStart(line + 1)
 	if end > 0 && m.content[end-1] == '\n' {
 		end--
 	}
@@ -187,7 +205,7 @@ func (m *Mapper) OffsetPosition(offset int) (protocol.Position, error) {
 		return protocol.Position{}, fmt.Errorf("offset %d out of range [0, %d]", offset, len(m.content))
 	}
 	line := m.line(offset)
-	start := m.lineStarts[line]
+	start := m.lineStart(line)
 	end := m.lineEnd(line)
 	rel := min(offset, end) - start
 	if m.utf8 {
@@ -207,7 +225,7 @@ func (m *Mapper) PositionOffset(p protocol.Position) (int, error) {
 	if line >= len(m.lineStarts) {
 		return 0, fmt.Errorf("line %d out of range (document has %d lines)", line, len(m.lineStarts))
 	}
-	start, end := m.lineStarts[line], m.lineEnd(line)
+	start, end := m.lineStart(line), m.lineEnd(line)
 	if m.utf8 {
 		return m.runeStart(start, start+int(min(uint64(p.Character), uint64(end-start)))), nil
 	}
@@ -285,7 +303,7 @@ func (m *Mapper) LineColumn(offset int) (line, col int, err error) {
 		return 0, 0, fmt.Errorf("offset %d out of range [0, %d]", offset, len(m.content))
 	}
 	l := m.line(offset)
-	return l + 1, offset - m.lineStarts[l] + 1, nil
+	return l + 1, offset - m.lineStart(l) + 1, nil
 }
 
 // utf16Units counts the UTF-16 code units of the characters of line that

@@ -153,20 +153,23 @@ func TestMapperLongLinesMatchLineScan(t *testing.T) {
 	}
 	b = append(b, "\nshort\n"...)
 	m := NewMapper(b)
-	if len(m.checkpoints) != 2 {
-		t.Fatalf("want checkpoints on the two long lines, got %d lines with them", len(m.checkpoints))
+	if len(m.checkpoints) != 0 {
+		t.Fatalf("checkpoints made before any position was converted: %d lines", len(m.checkpoints))
 	}
 	for off := 0; off <= len(b); off++ {
 		line := m.line(off)
-		start, end := m.lineStarts[line], m.lineEnd(line)
+		start, end := m.lineStart(line), m.lineEnd(line)
 		want := protocol.Position{Line: uint32(line), Character: uint32(utf16Units(b[start:end], min(off, end)-start))}
 		got, err := m.OffsetPosition(off)
 		if err != nil || got != want {
 			t.Fatalf("OffsetPosition(%d) = %v, %v; want %v", off, got, err, want)
 		}
 	}
+	if len(m.checkpoints) != 2 {
+		t.Fatalf("want checkpoints on the two long lines, got %d lines with them", len(m.checkpoints))
+	}
 	for line := range m.LineCount() {
-		start, end := m.lineStarts[line], m.lineEnd(line)
+		start, end := m.lineStart(line), m.lineEnd(line)
 		width := utf16Units(b[start:end], end-start)
 		for c := 0; c <= width+2; c++ {
 			want := start
