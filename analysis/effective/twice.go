@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
-	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 )
 
 // server-started-twice: two names of one tool's effective configuration
@@ -20,27 +20,126 @@ import (
 // the headers are part of the identity: the same package with another
 // token is another account, started twice on purpose.
 
-// identityFields are the merged fields that make two servers the same.
-var identityFields = []string{"command", "args", "env", "environment", "cwd", "url", "httpUrl", "serverUrl", "headers"}
-
 // identity is a server's identity as its tool starts it; "" when it has
-// neither a command nor a url.
+// neither a command nor a url. Two servers have the same identity when
+// their identity fields hold the same JSON values (object keys in any
+// order, the last of a repeated key counting, numbers as written). It is
+// written straight from the parse, not decoded and printed: an edit of a
+// 1,000-server file whose servers all run npx computes it for each of
+// them, for every tool reading the file.
 func identity(s *Server) string {
-	vals := map[string]any{}
+	var vals [len(identityFields)]*jsonc.Node
+	var present [len(identityFields)]bool
 	for _, f := range s.Fields {
-		if slices.Contains(identityFields, f.Key) {
-			vals[f.Key] = verdict.Decode(f.Member.Value)
+		if i := slices.Index(identityFields[:], f.Key); i >= 0 {
+			vals[i], present[i] = f.Member.Value, true
 		}
 	}
-	_, cmd := vals["command"]
-	if !cmd && vals["url"] == nil && vals["httpUrl"] == nil && vals["serverUrl"] == nil {
+	const command, args = 0, 1
+	if !present[command] && isNull(vals[5]) && isNull(vals[6]) && isNull(vals[7]) {
 		return ""
 	}
-	if c, ok := vals["command"].([]any); ok { // OpenCode: program and arguments in one array
-		args, _ := vals["args"].([]any)
-		vals["command"], vals["args"] = c[0:min(1, len(c))], append(slices.Clone(c[min(1, len(c)):]), args...)
+	cmdArray := vals[command] != nil && vals[command].Kind == jsonc.Array
+	b := make([]byte, 0, 128)
+	for _, i := range identityOrder {
+		if !present[i] && (i != args || !cmdArray) {
+			continue
+		}
+		if len(b) > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, identityFields[i]...)
+		b = append(b, ':')
+		c := vals[command]
+		switch {
+		case cmdArray && i == command: // OpenCode: program and arguments in one array
+			b = appendList(b, c.Elements[:min(1, len(c.Elements))], nil)
+		case cmdArray && i == args:
+			var more []*jsonc.Node
+			if a := vals[args]; a != nil && a.Kind == jsonc.Array {
+				more = a.Elements
+			}
+			b = appendList(b, c.Elements[min(1, len(c.Elements)):], more)
+		default:
+			b = appendCanonical(b, vals[i])
+		}
 	}
-	return fmt.Sprint(vals) // fmt sorts map keys
+	return string(b)
+}
+
+// identityFields are the merged fields that make two servers the same;
+// identityOrder lists their indexes by name, the order identity writes.
+var (
+	identityFields = [...]string{"command", "args", "env", "environment", "cwd", "url", "httpUrl", "serverUrl", "headers"}
+	identityOrder  = func() []int {
+		order := make([]int, len(identityFields))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int { return strings.Compare(identityFields[a], identityFields[b]) })
+		return order
+	}()
+)
+
+// isNull reports whether n decodes to nothing: absent, null or invalid.
+func isNull(n *jsonc.Node) bool {
+	return n == nil || (n.Kind != jsonc.Object && n.Kind != jsonc.Array && n.Kind != jsonc.String &&
+		n.Kind != jsonc.Number && n.Kind != jsonc.True && n.Kind != jsonc.False)
+}
+
+// appendCanonical appends n's value so that equal values (as
+// verdict.Decode reads them) are written alike and different ones not.
+func appendCanonical(b []byte, n *jsonc.Node) []byte {
+	if isNull(n) {
+		return append(b, "null"...)
+	}
+	switch n.Kind {
+	case jsonc.Object:
+		members := make([]*jsonc.Member, 0, len(n.Members))
+		for _, m := range n.Members {
+			if m.Key != nil {
+				members = append(members, m)
+			}
+		}
+		// By key, the last of a repeated key first, then only it kept.
+		slices.SortStableFunc(members, func(x, y *jsonc.Member) int { return strings.Compare(x.Key.Str, y.Key.Str) })
+		b = append(b, '{')
+		first := true
+		for i, m := range members {
+			if i+1 < len(members) && members[i+1].Key.Str == m.Key.Str {
+				continue // a later one with the same key counts
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = strconv.AppendQuote(b, m.Key.Str)
+			b = append(b, ':')
+			b = appendCanonical(b, m.Value)
+		}
+		return append(b, '}')
+	case jsonc.Array:
+		return appendList(b, n.Elements, nil)
+	case jsonc.String:
+		return strconv.AppendQuote(b, n.Str)
+	case jsonc.Number:
+		return append(b, n.Str...)
+	case jsonc.True:
+		return append(b, "true"...)
+	}
+	return append(b, "false"...)
+}
+
+// appendList appends the array of the elements of x then y.
+func appendList(b []byte, x, y []*jsonc.Node) []byte {
+	b = append(b, '[')
+	for i, e := range slices.Concat(x, y) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendCanonical(b, e)
+	}
+	return append(b, ']')
 }
 
 // programOrURL is the program a server starts or the URL it connects to,
