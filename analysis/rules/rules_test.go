@@ -116,12 +116,15 @@ and mcp-lsp effective --tool vscode shows both.
 Claude Code 2.1.328, GitHub Copilot CLI 1.0.102, OpenCode 1.18.33 and Gemini
 CLI 0.61.0 are modelled from runs of the real tools (files, layers, gates,
 strictness, interpolation); VS Code, Cursor, Claude Desktop, Atomic TUI,
-Nyzhi, Roo Code, Zed, Kiro and Windsurf from their documentation and code
+Nyzhi, Roo Code, Kilo Code, Zed, Kiro and Windsurf from their documentation and code
 (Kiro's and Windsurf's strictness is not documented: their findings say
 "may"). Roo Code validates
 a whole file (` + "`.roo/mcp.json`" + `, the global ` + "`mcp_settings.json`" + `) with one zod
 schema: one invalid entry and none of the file's servers start (a ` + "`url`" + `
-without ` + "`type`" + ` is skipped alone); unknown keys are stripped. Zed reads
+without ` + "`type`" + ` is skipped alone); unknown keys are stripped. Kilo Code, its
+fork, reads ` + "`.kilocode/mcp.json`" + ` and its own global ` + "`mcp_settings.json`" + ` with the
+same code (Kilo-Org/kilocode McpHub.ts), so the same dialect; its fallback to
+` + "`.cursor/mcp.json`" + ` and ` + "`.mcp.json`" + ` is not modelled yet. Zed reads
 ` + "`context_servers`" + ` from its settings files: an entry that fits none of its
 shapes (` + "`command`" + ` without ` + "`args`" + `, a header that is not a string) makes Zed
 reject the whole settings file, while an invalid ` + "`env`" + ` or ` + "`timeout`" + ` is only

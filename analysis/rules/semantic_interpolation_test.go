@@ -46,7 +46,7 @@ func TestVSCodeVariableInClaudeFile(t *testing.T) {
 	if len(ds) != 2 {
 		t.Fatalf("got\n%s", dump(ds))
 	}
-	if want := `Claude Code does not expand ${workspaceFolder}: it stays literal text (that is the syntax of VS Code, Cursor and Roo Code)`; ds[0].Message != want {
+	if want := `Claude Code does not expand ${workspaceFolder}: it stays literal text (that is the syntax of VS Code, Cursor, Roo Code and Kilo Code)`; ds[0].Message != want {
 		t.Errorf("got  %s\nwant %s", ds[0].Message, want)
 	}
 	// Copilot CLI expands nothing in args: only Claude Code is concerned.
@@ -133,7 +133,7 @@ func TestMissingFileReference_OpenCodeRefusesWholeConfig(t *testing.T) {
 func TestVSCodeEnvSyntaxInOpenCode_LeavesDollar(t *testing.T) {
 	src := `{"mcp": {"x": {"type": "local", "command": ["x"], "environment": {"K": "${env:API_KEY}"}}}}`
 	wantOne(t, semantics(t, "opencode.json", src), CodeForeignInterpolation, spanOf(t, src, "${env:API_KEY}", 0), SeverityWarning,
-		`OpenCode does not expand ${env:API_KEY}: only its {env:API_KEY} part is replaced, which leaves a stray "$" (that is the syntax of VS Code, Cursor, Roo Code and Windsurf; write {env:API_KEY})`)
+		`OpenCode does not expand ${env:API_KEY}: only its {env:API_KEY} part is replaced, which leaves a stray "$" (that is the syntax of VS Code, Cursor, Roo Code, Kilo Code and Windsurf; write {env:API_KEY})`)
 }
 
 // TestNestedDefault_ReadAsTheToolsDo: "${A:-${B}}" is A with the default

@@ -204,8 +204,8 @@ func TestToolFacts(t *testing.T) {
 			t.Errorf("%s: interpolation forms %q, want %q", tc.id, tool.Interpolation.Forms, tc.forms)
 		}
 	}
-	if got := len(r.Tools()); got != 15 {
-		t.Errorf("%d tools, want 15 (update this test when adding one)", got)
+	if got := len(r.Tools()); got != 16 {
+		t.Errorf("%d tools, want 16 (update this test when adding one)", got)
 	}
 	cc, _ := r.Tool("claude-code")
 	if cc.Merge.Confidence != Verified || !strings.Contains(strings.Join(cc.ServerNames.Reserved, ","), "workspace") {
@@ -271,7 +271,10 @@ func TestReaders(t *testing.T) {
 		{"codex-user", "codex-cli", "codex-cli", false, true, RefusesConfig, "mcp_servers"},
 		{"codex-project", "codex-cli", "codex-cli", false, true, RefusesConfig, "mcp_servers"},
 		{"roo-project", "roo-code", "roo-code", false, false, DropsFile, "mcpServers"},
+		// Kilo Code, a fork of Roo Code, reads its files with Roo Code's code.
+		{"kilo-project", "kilo-code", "roo-code", false, false, DropsFile, "mcpServers"},
 		{"roo-global", "roo-code", "roo-code", false, false, DropsFile, "mcpServers"},
+		{"kilo-global", "kilo-code", "roo-code", false, false, DropsFile, "mcpServers"},
 		{"zed-project", "zed", "zed", true, false, DropsFile, "context_servers"},
 		{"zed-user", "zed", "zed", true, false, DropsFile, "context_servers"},
 		{"kiro-workspace", "kiro", "kiro", false, false, UnknownEffect, "mcpServers"},

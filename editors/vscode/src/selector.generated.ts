@@ -22,6 +22,7 @@ export const SELECTOR_GLOBS: readonly string[] = [
   "**/.gemini/settings.json",
   "**/.github/mcp-config.json",
   "**/.github/mcp.json",
+  "**/.kilocode/mcp.json",
   "**/.kiro/settings/mcp.json",
   "**/.mcp.json",
   "**/.nyzhi/config.toml",
@@ -39,6 +40,7 @@ export const SELECTOR_GLOBS: readonly string[] = [
   "**/claude_desktop_config.json",
   "**/gemini-cli/settings.json",
   "**/gemini-cli/system-defaults.json",
+  "**/globalStorage/kilocode.kilo-code/settings/mcp_settings.json",
   "**/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json",
   "**/mcp-config.json",
   "**/opencode.json",
@@ -64,6 +66,7 @@ export const TOOL_IDS: readonly string[] = [
   "nyzhi",
   "codex-cli",
   "roo-code",
+  "kilo-code",
   "zed",
   "kiro",
   "windsurf"
