@@ -129,3 +129,29 @@ func TestEffectiveReusedWhileItsFilesStay(t *testing.T) {
 		t.Errorf("reused after an edit")
 	}
 }
+
+// TestDiskTreeNotKeptBesideAnEditedBuffer: once a buffer moves away from
+// what the disk holds, the disk's tree is not kept beside the buffer's (a
+// 1,000-server file's tree is megabytes); closing the buffer parses the
+// disk again.
+func TestDiskTreeNotKeptBesideAnEditedBuffer(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".mcp.json")
+	content := `{"mcpServers": {"a": {"command": "npx", "args": ["-y", "pkg"]}}}`
+	write(t, path, content)
+	s := NewSession(nil, nil)
+	disk := s.Snapshot().Parse(s.Snapshot().File(path))
+	s.Modify([]Modification{{Path: path, Overlay: &Overlay{Path: path, Version: 1, Content: []byte(content)}}}, nil)
+	snap := s.Modify([]Modification{{Path: path, Overlay: &Overlay{Path: path, Version: 2, Content: []byte(content + "\n")}}}, nil)
+	edited := snap.Parse(snap.File(path))
+	s.parses.mu.Lock()
+	n := len(s.parses.entries)
+	s.parses.mu.Unlock()
+	if n != 1 {
+		t.Errorf("%d trees kept for one file being edited, want 1", n)
+	}
+	closed := s.Modify([]Modification{{Path: path}}, nil)
+	if tree := closed.Parse(closed.File(path)); tree == disk || tree == edited || tree.Root == nil {
+		t.Errorf("after the close: the disk's tree was kept (%v) or is not the disk's", tree == disk)
+	}
+}

@@ -150,7 +150,7 @@ func (s *Session) modify(mods []Modification, diskChanged []string, forgetAll bo
 }
 
 // shareDisk makes a new buffer that holds what its file on disk holds
-// share the disk's bytes, hash and (through Snapshot.Parse) parse: opening
+// share the disk's bytes and hash (and so, through parseCache, its parse): opening
 // a file keeps one copy of its text and tree, not two, and neither is
 // hashed or parsed again. o is not yet shared with anyone.
 func (s *Session) shareDisk(o *Overlay) {

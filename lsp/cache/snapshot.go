@@ -77,16 +77,6 @@ type File struct {
 	// not a regular file (ErrNotRegular), it is larger than MaxFileSize
 	// (a *TooLargeError), or the read failed.
 	ReadErr error
-
-	// parse memoizes the parse of a file read from disk, shared by every
-	// snapshot that sees the same version of the file.
-	parse *parseMemo
-}
-
-// parseMemo is the parse of one version of a file, made once.
-type parseMemo struct {
-	once sync.Once
-	file *jsonc.File
 }
 
 // Version is the editor's version of the buffer, or 0 for disk content.
@@ -170,7 +160,7 @@ func (s *Snapshot) file(path string) *File {
 	var err error
 	if s.reads != nil {
 		f, err = s.reads.read(path, func(content []byte) *File {
-			return &File{Path: path, Content: content, Hash: sha256.Sum256(content), Exists: true, parse: &parseMemo{}}
+			return &File{Path: path, Content: content, Hash: sha256.Sum256(content), Exists: true}
 		})
 	} else {
 		var content []byte
@@ -224,9 +214,9 @@ func (s *Snapshot) exists(path string) bool {
 // read into the same tree as JSON ones, so that every analysis works on
 // both, a tool's state file skimmed for its MCP settings, and every other
 // file as JSONC; a file too large to analyse (TooLarge) is an empty tree.
-// Parses are shared between snapshots (by content hash and format, and a
-// file read from disk once per version), so an unchanged file is parsed
-// once per session no matter how many snapshots come and go.
+// Parses are shared between snapshots, buffers and the disk (by content
+// hash and format, see parseCache), so an unchanged file is parsed once per
+// session no matter how many snapshots come and go.
 func (s *Snapshot) Parse(f *File) *jsonc.File {
 	tree := s.parse(f)
 	s.recordParse(f.Path, tree)
@@ -235,22 +225,7 @@ func (s *Snapshot) Parse(f *File) *jsonc.File {
 
 func (s *Snapshot) parse(f *File) *jsonc.File {
 	fm := s.formatOf(f)
-	key := parseKey{f.Hash, fm.kind}
-	if f.parse == nil && s.reads != nil {
-		// A buffer holding what the disk holds: the disk's parse.
-		if d := s.reads.last(f.Path); d != nil && d.Hash == f.Hash && d.parse != nil {
-			f = d
-		}
-	}
-	if f.parse != nil {
-		f.parse.once.Do(func() {
-			if f.parse.file = s.parses.lookup(key); f.parse.file == nil {
-				f.parse.file = fm.parse(f.Content)
-			}
-		})
-		return f.parse.file
-	}
-	return s.parses.get(f.Path, key, fm, f.Content)
+	return s.parses.get(f.Path, parseKey{f.Hash, fm.kind}, fm, f.Content)
 }
 
 // TooLarge reports whether f is not analysed for its size, and the limit
@@ -320,12 +295,14 @@ type parseKey struct {
 	format formatKind
 }
 
-// parseCache memoizes the parses of open buffers (and of files read
-// through an injected FileSystem) by content hash and format. It keeps
-// the newest version of each file only: an editing session produces a new
-// hash per keystroke, and a 1,000-server file's tree is megabytes, so
-// keeping old versions is what made memory grow with typing. A snapshot
-// still working on an older version parses it again if it must.
+// parseCache memoizes the parses of files, open buffers and files read
+// from disk alike, by content hash and format. It keeps the newest version
+// of each path only: an editing session produces a new hash per keystroke,
+// and a 1,000-server file's tree is megabytes, so keeping old versions is
+// what made memory grow with typing; and once a buffer moves away from
+// what the disk holds, the disk's tree is not kept beside it (only a
+// closed buffer needs it again). A snapshot still working on an older
+// version parses it again if it must.
 type parseCache struct {
 	mu      sync.Mutex
 	entries map[parseKey]*parseEntry
@@ -333,6 +310,7 @@ type parseCache struct {
 }
 
 type parseEntry struct {
+	once  sync.Once
 	file  *jsonc.File
 	paths int // how many paths' newest version this is
 }
@@ -341,29 +319,11 @@ func newParseCache() *parseCache {
 	return &parseCache{entries: map[parseKey]*parseEntry{}, latest: map[string]parseKey{}}
 }
 
-// lookup returns the parse for key if the cache holds it.
-func (c *parseCache) lookup(key parseKey) *jsonc.File {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.entries[key]; ok {
-		return e.file
-	}
-	return nil
-}
-
 func (c *parseCache) get(path string, key parseKey, fm format, content []byte) *jsonc.File {
 	c.mu.Lock()
-	if e, ok := c.entries[key]; ok {
-		c.mu.Unlock()
-		return e.file
-	}
-	c.mu.Unlock()
-	f := fm.parse(content) // outside the lock: parses of different files run in parallel
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	e, ok := c.entries[key]
 	if !ok {
-		e = &parseEntry{file: f}
+		e = &parseEntry{}
 		c.entries[key] = e
 	}
 	if old, had := c.latest[path]; !had || old != key {
@@ -377,6 +337,11 @@ func (c *parseCache) get(path string, key parseKey, fm format, content []byte) *
 		c.latest[path] = key
 		e.paths++
 	}
+	c.mu.Unlock()
+	// Outside the lock: parses of different files run in parallel, and
+	// callers wanting the same one wait for it (a 70 MB ~/.claude.json is
+	// skimmed once).
+	e.once.Do(func() { e.file = fm.parse(content) })
 	return e.file
 }
 
