@@ -195,6 +195,9 @@ func Compute(in Input) *Result {
 		if layer.FallbackFor != "" {
 			preferred = found[layer.FallbackFor]
 		}
+		if profile.skips(layer) {
+			continue
+		}
 		for _, c := range layerFiles(in, layer) {
 			if notInFolder(in, c.path) {
 				continue

@@ -24,6 +24,9 @@ type profileGates struct {
 	// untrusted is the gate of an untrusted folder, nil when trusted or
 	// when the profile has no trust check.
 	untrusted *Gate
+	// unread are the ids of the layers an untrusted folder's files are
+	// not read for (registry FolderTrust.Layers: Qwen Code's workspace).
+	unread []string
 	// allowed is the intersection of the allow lists (lower case when the
 	// lists compare without case); nil: no allow list.
 	allowed  map[string]bool
@@ -41,7 +44,11 @@ func readProfileGates(in Input) *profileGates {
 	}
 	g := &profileGates{}
 	if p.Trust != nil && !trusted(in, p.Trust) {
-		g.untrusted = &Gate{State: GateUntrusted, Why: p.Trust.Why}
+		if len(p.Trust.Layers) > 0 {
+			g.unread = p.Trust.Layers
+		} else {
+			g.untrusted = &Gate{State: GateUntrusted, Why: p.Trust.Why}
+		}
 	}
 	if l := p.Lists; l != nil {
 		g.fold = l.CaseInsensitive
@@ -87,7 +94,10 @@ func (g *profileGates) gate(name string) Gate {
 // folder is the parent of its path); no rule, or DO_NOT_TRUST, is not
 // trusted. The off switch (false) in its file turns the check off.
 func trusted(in Input, t *registry.FolderTrust) bool {
-	if t.Off != nil {
+	if t.OptIn && !switchIs(in, t.Off, jsonc.True) {
+		return true // the check is off unless turned on (Qwen Code)
+	}
+	if !t.OptIn && t.Off != nil {
 		if path, ok := expand(in, t.Off.File); ok {
 			if f := in.Files(path); f != nil && f.Root != nil && len(t.Off.Key) > 0 {
 				if obj := lookup(f.Root, t.Off.Key[:len(t.Off.Key)-1]...); obj != nil {
@@ -121,7 +131,37 @@ func trusted(in Input, t *registry.FolderTrust) bool {
 			longest, level = len(m.Key.Str), m.Value.Str
 		}
 	}
+	if level == "" && t.UnlistedTrusted {
+		return true
+	}
 	return level == t.TrustFolder || level == t.TrustParent
+}
+
+// switchIs reports whether the setting k holds a literal of kind want.
+func switchIs(in Input, k *registry.SettingKey, want jsonc.Kind) bool {
+	if k == nil || len(k.Key) == 0 {
+		return false
+	}
+	path, ok := expand(in, k.File)
+	if !ok {
+		return false
+	}
+	f := in.Files(path)
+	if f == nil || f.Root == nil {
+		return false
+	}
+	obj := lookup(f.Root, k.Key[:len(k.Key)-1]...)
+	if obj == nil {
+		return false
+	}
+	m := obj.Get(k.Key[len(k.Key)-1])
+	return m != nil && m.Value != nil && m.Value.Kind == want
+}
+
+// skips reports whether the layer's files are not read: its folder-trust
+// check found the folder untrusted (Qwen Code's workspace settings).
+func (g *profileGates) skips(layer *registry.Layer) bool {
+	return g != nil && slices.Contains(g.unread, layer.ID)
 }
 
 // within reports whether dir is folder or lies below it.
@@ -141,7 +181,7 @@ func (g *profileGates) readLists(in Input, l *registry.ServerLists) {
 	g.excluded = map[string]string{}
 	for li := range in.Tool.Profile.Layers {
 		layer := &in.Tool.Profile.Layers[li]
-		if layer.Gate == registry.GateTrustedFolder && g.untrusted != nil {
+		if layer.Gate == registry.GateTrustedFolder && g.untrusted != nil || g.skips(layer) {
 			continue
 		}
 		for _, c := range layerFiles(in, layer) {

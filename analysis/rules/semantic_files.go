@@ -92,7 +92,9 @@ func (c *semantic) trustSwitchElsewhere() {
 	}
 	for _, r := range c.in.Kind.Readers {
 		t, ok := c.in.Registry.Tool(r.Tool)
-		if !ok || t.Profile == nil || t.Profile.Trust == nil || t.Profile.Trust.Off == nil || !c.in.Config.applies(r.Tool) {
+		// Only where the tool is known to ignore the key there (Gemini
+		// CLI); an opt-in switch (Qwen Code) was not observed elsewhere.
+		if !ok || t.Profile == nil || t.Profile.Trust == nil || t.Profile.Trust.Off == nil || t.Profile.Trust.OptIn || !c.in.Config.applies(r.Tool) {
 			continue
 		}
 		off := t.Profile.Trust.Off

@@ -157,6 +157,19 @@ type FolderTrust struct {
 	Off *SettingKey `json:"off,omitempty"`
 	// Why is the explanation of an untrusted folder, for messages.
 	Why string `json:"why"`
+	// OptIn: the check is off unless Off's key is true (Qwen Code:
+	// security.folderTrust.enabled ?? false); false: on unless it is
+	// false (Gemini CLI).
+	OptIn bool `json:"optIn,omitempty"`
+	// UnlistedTrusted: a folder no rule names counts as trusted (Qwen
+	// Code); false: it is not trusted (Gemini CLI).
+	UnlistedTrusted bool `json:"unlistedTrusted,omitempty"`
+	// Layers, when set, are the only layers the check concerns, and an
+	// untrusted folder's files of those layers are not read at all (Qwen
+	// Code drops the workspace settings, the user's servers still load);
+	// empty: in an untrusted folder every server is listed but none
+	// starts (Gemini CLI).
+	Layers []string `json:"layers,omitempty"`
 	Basis
 }
 
