@@ -195,9 +195,6 @@ func Compute(in Input) *Result {
 		if layer.FallbackFor != "" {
 			preferred = found[layer.FallbackFor]
 		}
-		if profile.skips(layer) {
-			continue
-		}
 		for _, c := range layerFiles(in, layer) {
 			if notInFolder(in, c.path) {
 				continue
@@ -211,6 +208,13 @@ func Compute(in Input) *Result {
 			src := &Source{Path: c.path, Layer: layer, Rank: rank, Dropped: dropped(reader, layer, f), Own: reader != nil, Interpolation: in.Tool.InterpolationFor(reader),
 				Top: span.Span{Start: f.Root.Span.Start, End: f.Root.Span.Start + 1}}
 			res.Sources = append(res.Sources, src)
+			if profile.skips(layer) {
+				// An untrusted folder's file of a layer its trust check
+				// concerns is not read at all (Qwen Code's workspace
+				// settings): even a broken one stops nothing.
+				src.Dropped = "not read: " + in.Tool.Profile.Trust.Why
+				continue
+			}
 			if src.Dropped != "" && reader != nil && reader.SyntaxError.Effect == registry.StopsTool && res.Stopped == nil {
 				res.Stopped = src
 			}
