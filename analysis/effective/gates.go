@@ -234,17 +234,7 @@ func jsonPath(key []string) string {
 }
 
 func lookup(n *jsonc.Node, path ...string) *jsonc.Node {
-	for _, seg := range path {
-		if n == nil || n.Kind != jsonc.Object {
-			return nil
-		}
-		m := n.Get(seg)
-		if m == nil {
-			return nil
-		}
-		n = m.Value
-	}
-	if n == nil || n.Kind != jsonc.Object {
+	if n = n.Lookup(path...); n == nil || n.Kind != jsonc.Object {
 		return nil
 	}
 	return n

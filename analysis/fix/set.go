@@ -122,7 +122,7 @@ func RemoveJSON(content []byte, path []string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		obj := lookupJSON(d.parsed().Root, path[:len(path)-1])
+		obj := d.parsed().Root.Lookup(path[:len(path)-1]...)
 		if obj == nil || obj.Kind != jsonc.Object {
 			return out, nil
 		}
@@ -151,7 +151,7 @@ func AddToJSONList(content []byte, path []string, item string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	arr := lookupJSON(d.parsed().Root, path)
+	arr := d.parsed().Root.Lookup(path...)
 	if arr == nil {
 		return SetJSON(content, path, []any{item})
 	}
@@ -211,7 +211,7 @@ func RemoveFromJSONList(content []byte, path []string, item string) ([]byte, err
 		if err != nil {
 			return nil, err
 		}
-		arr := lookupJSON(d.parsed().Root, path)
+		arr := d.parsed().Root.Lookup(path...)
 		if arr == nil {
 			return out, nil
 		}
@@ -242,7 +242,7 @@ func RemoveFromJSONList(content []byte, path []string, item string) ([]byte, err
 // an array there.
 func JSONList(content []byte, path []string) ([]string, bool) {
 	f := jsonc.Parse(content)
-	arr := lookupJSON(f.Root, path)
+	arr := f.Root.Lookup(path...)
 	if arr == nil || arr.Kind != jsonc.Array {
 		return nil, false
 	}
@@ -262,21 +262,7 @@ func LookupJSON(content []byte, path []string) *jsonc.Node {
 	if len(f.Errors) > 0 {
 		return nil
 	}
-	return lookupJSON(f.Root, path)
-}
-
-func lookupJSON(n *jsonc.Node, path []string) *jsonc.Node {
-	for _, k := range path {
-		if n == nil || n.Kind != jsonc.Object {
-			return nil
-		}
-		m := n.Get(k)
-		if m == nil {
-			return nil
-		}
-		n = m.Value
-	}
-	return n
+	return f.Root.Lookup(path...)
 }
 
 // DiffEdits is the edits of the file at path that turn old into new, nil

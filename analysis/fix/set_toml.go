@@ -65,7 +65,7 @@ func LookupTOML(content []byte, path []string) *jsonc.Node {
 	if len(f.Errors) > 0 {
 		return nil
 	}
-	return lookupJSON(f.Root, path)
+	return f.Root.Lookup(path...)
 }
 
 // tomlTable parses content and finds the [header] table at path.
@@ -76,7 +76,7 @@ func tomlTable(content []byte, path []string) (*Document, *jsonc.Node, error) {
 		return nil, nil, fmt.Errorf("%w: line %d: %s", ErrSyntax, strings.Count(string(content[:min(e.Span.Start, len(content))]), "\n")+1, e.Message)
 	}
 	d := &Document{Path: "edit.toml", Content: content, Parsed: f}
-	tbl := lookupJSON(f.Root, path)
+	tbl := f.Root.Lookup(path...)
 	switch {
 	case tbl == nil:
 		return nil, nil, fmt.Errorf("no table [%s]", strings.Join(path, "."))
@@ -285,7 +285,7 @@ func insertTOML(d *Document, parent *jsonc.Node, pm *jsonc.Member, ppath []strin
 
 func removeTOML(d *Document, path []string) ([]byte, error) {
 	src := d.Content
-	parent := lookupJSON(d.Parsed.Root, path[:len(path)-1])
+	parent := d.Parsed.Root.Lookup(path[:len(path)-1]...)
 	if parent == nil || parent.Kind != jsonc.Object {
 		return src, nil
 	}

@@ -200,6 +200,23 @@ func (n *Node) Get(key string) *Member {
 	return nil
 }
 
+// Lookup returns the value at path, a key of an Object at each step, or
+// nil where a step is missing or not an Object. Each step takes the last
+// member of that name, as Get does.
+func (n *Node) Lookup(path ...string) *Node {
+	for _, k := range path {
+		if n == nil || n.Kind != Object {
+			return nil
+		}
+		m := n.Get(k)
+		if m == nil {
+			return nil
+		}
+		n = m.Value
+	}
+	return n
+}
+
 // uniqueKeysMin is the number of members above which the parser checks
 // an object's keys for duplicates (KeysUnique): a smaller object is
 // checked faster by comparing its keys than by building a set.

@@ -160,11 +160,11 @@ func RenameKey(src []byte, path []string, name string) ([]KeyEdit, error) {
 	before := Parse(src)
 	after := Parse(applyKeyEdits(src, edits))
 	renamed := append(slices.Clone(path[:len(path)-1]), name)
-	oldNode, newNode := lookupPath(before.Root, path), lookupPath(after.Root, renamed)
+	oldNode, newNode := before.Root.Lookup(path...), after.Root.Lookup(renamed...)
 	switch {
 	case len(after.Errors) > len(before.Errors):
 		return nil, fmt.Errorf("renaming would break the file: %s", after.Errors[0].Message)
-	case newNode == nil || lookupPath(after.Root, path) != nil:
+	case newNode == nil || after.Root.Lookup(path...) != nil:
 		return nil, fmt.Errorf("renaming %s in this file could not be done safely", strings.Join(path, "."))
 	case oldNode == nil || !sameShape(oldNode, newNode):
 		return nil, fmt.Errorf("renaming %s in this file could not be done safely", strings.Join(path, "."))
@@ -188,20 +188,6 @@ func sameShape(a, b *jsonc.Node) bool {
 		}
 	}
 	return true
-}
-
-func lookupPath(n *jsonc.Node, path []string) *jsonc.Node {
-	for _, k := range path {
-		if n == nil || n.Kind != jsonc.Object {
-			return nil
-		}
-		m := n.Get(k)
-		if m == nil {
-			return nil
-		}
-		n = m.Value
-	}
-	return n
 }
 
 // applyKeyEdits applies non-overlapping edits to src.
