@@ -247,7 +247,13 @@ func (d *diagnoser) diagnose(snap *cache.Snapshot, f *cache.File, opts cache.Dia
 	}
 	_, found, ok := snap.Diagnose(f.Path, opts)
 	if !ok {
-		return p, false
+		// Not a tool's file: a sync template's unresolvable {{...}}
+		// (diagnostics_template.go); any other such file gets nothing.
+		if found, ok = d.templateFindings(snap, opts, f); !ok {
+			return p, false
+		}
+		p.diags = convertDiagnostics(newLocator(snap, d.s.mappers), f, found, d.s.logger)
+		return p, true
 	}
 	if f.ReadErr != nil {
 		d.s.logger.Warn("cannot read file", "path", f.Path, "error", f.ReadErr)

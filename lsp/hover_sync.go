@@ -79,15 +79,6 @@ func (s *Server) syncHover(ctx context.Context, uri protocol.DocumentURI, offset
 // The project is the workspace folder holding the file. A value that
 // looks like a secret is never recorded, so never shown.
 func (s *Server) templateHover(snap *cache.Snapshot, opts cache.DiagnoseOptions, f *cache.File, offset int) (*protocol.Hover, bool) {
-	var root string
-	for _, fo := range opts.Folders {
-		if rel := mcpsync.RelName(fo.Path, f.Path); !filepath.IsAbs(filepath.FromSlash(rel)) && len(fo.Path) > len(root) {
-			root = fo.Path
-		}
-	}
-	if root == "" {
-		return nil, false
-	}
 	var ph mcpsync.Placeholder
 	found := false
 	for _, p := range mcpsync.Placeholders(f.Content) {
@@ -99,13 +90,11 @@ func (s *Server) templateHover(snap *cache.Snapshot, opts cache.DiagnoseOptions,
 	if !found {
 		return nil, false
 	}
-	var recorded mcpsync.Vars
-	if rf := snap.File(filepath.Join(root, filepath.FromSlash(mcpsync.RecordsFile))); rf.Exists && rf.ReadErr == nil {
-		if recs, err := mcpsync.ParseRecords(rf.Content); err == nil {
-			recorded = recs.Vars[mcpsync.RelName(root, f.Path)]
-		}
+	t, ok := templateOf(snap, opts, f)
+	if !ok {
+		return nil, false
 	}
-	values := mcpsync.TemplateValues(root, f.Path, recorded, nil, cache.SyncHost())
+	values := t.values
 	var md string
 	v, ok := values[ph.Name]
 	switch {
@@ -125,4 +114,42 @@ func (s *Server) templateHover(snap *cache.Snapshot, opts cache.DiagnoseOptions,
 		return nil, false
 	}
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &rng}, true
+}
+
+// template is what the editor knows of a file as a sync template: its
+// project root, the values `mcp-lsp sync` would substitute
+// (mcpsync.TemplateValues, the one place), and whether .mcp-lsp/sync.json
+// records it as a sync source.
+type template struct {
+	root     string
+	values   mcpsync.Vars
+	recorded bool
+}
+
+// templateOf reads f as a sync template of the workspace folder holding
+// it (the innermost); ok is false outside every folder.
+func templateOf(snap *cache.Snapshot, opts cache.DiagnoseOptions, f *cache.File) (template, bool) {
+	var root string
+	for _, fo := range opts.Folders {
+		if rel := mcpsync.RelName(fo.Path, f.Path); !filepath.IsAbs(filepath.FromSlash(rel)) && len(fo.Path) > len(root) {
+			root = fo.Path
+		}
+	}
+	if root == "" {
+		return template{}, false
+	}
+	t := template{root: root}
+	var recorded mcpsync.Vars
+	if rf := snap.File(filepath.Join(root, filepath.FromSlash(mcpsync.RecordsFile))); rf.Exists && rf.ReadErr == nil {
+		if recs, err := mcpsync.ParseRecords(rf.Content); err == nil {
+			rel := mcpsync.RelName(root, f.Path)
+			recorded = recs.Vars[rel]
+			_, t.recorded = recs.Vars[rel]
+			for _, e := range recs.Entries {
+				t.recorded = t.recorded || e.Source == rel
+			}
+		}
+	}
+	t.values = mcpsync.TemplateValues(root, f.Path, recorded, nil, cache.SyncHost())
+	return t, true
 }

@@ -28,6 +28,7 @@ const (
 	CodeToolNameBudget     = "tool-name-budget"
 	CodeApproveEverything  = "approve-everything"
 	CodeTemplateLeft       = "template-placeholder"
+	CodeTemplateVariable   = "template-variable"
 )
 
 // projectRulesCheck is the one check of the rules of this file: one pass
@@ -42,6 +43,7 @@ var projectRules = []Rule{
 	{CodeToolNameBudget, SeverityWarning, "A server name that leaves fewer than 32 characters for tool names: `mcp__<server>__<tool>` (each tool's pattern) must fit the 64 characters model APIs allow for a tool name, or calls fail with an API error.", projectRulesCheck},
 	{CodeWindowsCmdWrapper, SeverityInformation, "`npx`, `pnpm dlx` or `yarn dlx` as the command in a file Claude Code reads for someone on Windows (a project file, or this machine's own files on Windows): there they are batch scripts, which Claude Code starts only through `cmd /c`. Off with `\"windows\": false` when the project is not used on Windows.", projectRulesCheck},
 	{CodeTemplateLeft, SeverityWarning, "A template placeholder such as `{{root}}` or `{{runtime.python}}` left in a tool's own file: no tool expands `{{...}}`, so the server gets the text literally. Resolve the template with `mcp-lsp sync SOURCE`, or write the value.", projectRulesCheck},
+	{CodeTemplateVariable, SeverityError, "A `{{...}}` in a sync template (a file no tool reads that `mcp-lsp sync` takes as a source: recorded in `.mcp-lsp/sync.json`, or a JSON file with a `{{` in it) that sync cannot resolve: an unknown variable, or `{{runtime.python}}` with no Python found. Sync refuses the template with the same words; give the value with `--var NAME=VALUE`. Reported in the editor; hover shows each variable's value.", reportedIn("lsp: templateFindings, with analysis/sync: TemplateFindings")},
 	{CodeUnpinnedPackage, SeverityHint, "A package runner (`npx`, `pnpm dlx`, `yarn dlx`, `bunx`, `uvx`, `pipx run`) fetching a package without a pinned version (none, or a tag such as `@latest`): each start may run a release nobody reviewed (supply chain), and machines may run different code (reproducibility).", projectRulesCheck},
 }
 

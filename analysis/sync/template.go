@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis/convert"
 	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 )
 
 // Template variables. A source may write {{root}}, {{runtime.python}} or
@@ -257,4 +258,47 @@ func position(src []byte, off int) (line, col int) {
 	line = bytes.Count(src[:off], []byte("\n")) + 1
 	col = off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
 	return line, col
+}
+
+// TemplateFindings are the editor's errors for a sync template: one per
+// {{...}} that Resolve refuses with vars (the same decision, the same
+// words as `mcp-lsp sync`), over the placeholder's bytes.
+func TemplateFindings(src []byte, vars Vars) []rules.Diagnostic {
+	_, _, errs := Resolve(src, vars)
+	var out []rules.Diagnostic
+	for _, err := range errs {
+		te, ok := err.(*TemplateError)
+		if !ok {
+			continue
+		}
+		start := lineStart(src, te.Line) + te.Col - 1
+		end := start
+		for _, p := range Placeholders(src) {
+			if p.Start == start {
+				end = p.End
+				break
+			}
+		}
+		out = append(out, rules.Diagnostic{
+			Span:     span.New(start, end),
+			Severity: rules.SeverityError,
+			Code:     rules.CodeTemplateVariable,
+			Message:  fmt.Sprintf("{{%s}}: %s", te.Name, te.Reason),
+			Data:     map[string]any{"variable": te.Name},
+		})
+	}
+	return out
+}
+
+// lineStart is the byte offset of the 1-based line (position's inverse).
+func lineStart(src []byte, line int) int {
+	at := 0
+	for ; line > 1; line-- {
+		i := bytes.IndexByte(src[at:], '\n')
+		if i < 0 {
+			return len(src)
+		}
+		at += i + 1
+	}
+	return at
 }
