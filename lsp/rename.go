@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
+	mcpsync "github.com/mcp-lsp/mcp-lsp/analysis/sync"
 	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
@@ -142,8 +143,55 @@ func (s *Server) rename(ctx context.Context, params *protocol.RenameParams) (*wo
 			add(fix.Edit{Path: e.Path, Span: te.Span, NewText: te.Text})
 		}
 	}
+	if old, _, ok := effective.PrepareRename(in); ok {
+		for _, e := range renameSyncRecords(d, ch.Edits, old, params.NewName) {
+			add(e)
+		}
+	}
 	caps := s.codeActionCaps().edits
 	return toWorkspaceEdit(d.snap, ch, caps)
+}
+
+// renameSyncRecords keeps .mcp-lsp/sync.json in step with a rename: a
+// record of the server whose source and target files the rename both
+// edits gets the new name, else the next `mcp-lsp sync` would find the
+// recorded entry gone, write the old name again and report the renamed
+// one as an entry of nobody's. The hash stays: it covers the entry, not
+// its name. A record with only one side renamed keeps the old name: with
+// the source renamed alone, sync replaces the target's entry as the
+// source now says; with the target renamed alone, a new name in the
+// record would make sync delete the renamed entry (its source has no
+// such server). In each workspace folder's records file; one that does
+// not parse is left alone.
+func renameSyncRecords(d *document, edits []fix.Edit, old, newName string) []fix.Edit {
+	var out []fix.Edit
+	for _, fo := range d.opts.Folders {
+		rf := d.snap.File(filepath.Join(fo.Path, filepath.FromSlash(mcpsync.RecordsFile)))
+		if !rf.Exists || rf.ReadErr != nil {
+			continue
+		}
+		if _, err := mcpsync.ParseRecords(rf.Content); err != nil {
+			continue
+		}
+		edited := map[string]bool{}
+		for _, e := range edits {
+			edited[mcpsync.RelName(fo.Path, e.Path)] = true
+		}
+		entries := d.snap.Parse(rf).Root.Lookup("entries")
+		if entries == nil || entries.Kind != jsonc.Array {
+			continue
+		}
+		for _, e := range entries.Elements {
+			server, source, target := e.Lookup("server"), e.Lookup("source"), e.Lookup("target")
+			if server == nil || source == nil || target == nil || server.Kind != jsonc.String || source.Kind != jsonc.String || target.Kind != jsonc.String {
+				continue
+			}
+			if server.Str == old && edited[source.Str] && edited[target.Str] {
+				out = append(out, fix.Edit{Path: rf.Path, Span: server.Span, NewText: jsonString(newName)})
+			}
+		}
+	}
+	return out
 }
 
 func isTOML(path string) bool { return strings.EqualFold(filepath.Ext(path), ".toml") }

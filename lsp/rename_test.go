@@ -273,3 +273,47 @@ func TestRenameInCodexTOML(t *testing.T) {
 		t.Errorf("a value equal to the name was renamed:\n%q", got["home/.codex/config.toml"])
 	}
 }
+
+// Renaming a synced server renames its records in .mcp-lsp/sync.json
+// with it (the name only; the hash covers the entry), where the rename
+// edits both the source and the target, so the next mcp-lsp sync neither
+// writes the old name again nor reports drift. A record of another server,
+// or whose target the rename leaves alone, is kept.
+func TestRenameKeepsSyncRecords(t *testing.T) {
+	records := "{\r\n  \"version\": 1,\r\n  \"entries\": [\r\n" +
+		"    {\"source\": \".mcp.json\", \"target\": \".gemini/settings.json\", \"tool\": \"gemini\", \"server\": \"café\", \"hash\": \"sha256:1\"},\r\n" +
+		"    {\"source\": \".mcp.json\", \"target\": \"gone/mcp.json\", \"tool\": \"cursor\", \"server\": \"café\", \"hash\": \"sha256:2\"},\r\n" +
+		"    {\"source\": \".mcp.json\", \"target\": \".gemini/settings.json\", \"tool\": \"gemini\", \"server\": \"other\", \"hash\": \"sha256:3\"}\r\n" +
+		"  ]\r\n}\r\n"
+	mcp := "{\"mcpServers\": {\r\n  \"café\": {\"command\": \"npx\"}, \"other\": {\"command\": \"y\"}}}\r\n"
+	c, ed, dir := actionProject(t, "full", map[string]string{
+		".mcp.json":             mcp,
+		".gemini/settings.json": `{"mcpServers": {"café": {"command": "npx"}, "other": {"command": "y"}}}`,
+		".mcp-lsp/sync.json":    records,
+	})
+	uri := ed.open(filepath.Join(dir, ".mcp.json"))
+	var we workspaceEditResult
+	at := markerRange(t, mcp, `"ca|fé"`).Start
+	if err := c.call(protocol.MethodTextDocumentRename, protocol.RenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: at}, NewName: "thé-☕"}, &we); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, dc := range we.DocumentChanges {
+		p, _ := uriToPath(dc.TextDocument.URI)
+		if filepath.Base(p) != "sync.json" {
+			continue
+		}
+		text := []byte(records)
+		m := NewMapper(text)
+		for _, e := range dc.Edits {
+			got = append(got, formatRange(e.Range)+" "+e.NewText)
+			if _, err := m.Span(e.Range); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	r := markerRange(t, records, `"server": |"café"|`) // the first record's
+	if want := []string{formatRange(r) + ` "thé-☕"`}; !slices.Equal(got, want) {
+		t.Errorf("sync.json edits %v, want %v", got, want)
+	}
+}
