@@ -337,20 +337,6 @@ func TestRenderEntry(t *testing.T) {
 	}
 }
 
-func TestLossComment(t *testing.T) {
-	if got := convert.LossComment(nil); got != "" {
-		t.Errorf("no losses: %q", got)
-	}
-	got := convert.LossComment([]convert.Loss{
-		{Server: "s", Field: "env.A", Kind: convert.Changed, Reason: "OpenCode cannot express {env:A}"},
-		{Server: "s", Kind: convert.Dropped, Reason: "whole"},
-	})
-	want := "// mcp-lsp: not carried over by the conversion:\n// - changes env.A: OpenCode cannot express { env:A}\n// - drops (server): whole"
-	if got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-}
-
 func TestLossString(t *testing.T) {
 	for _, c := range []struct {
 		l    convert.Loss

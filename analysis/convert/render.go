@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Object is a JSON object that keeps its members in order. Converted
@@ -143,30 +142,6 @@ func writeString(b *bytes.Buffer, s string) {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // a string always encodes
 	b.Write(bytes.TrimSuffix(tmp.Bytes(), []byte("\n")))
-}
-
-// LossComment renders losses as JSONC line comments ("// ..."), one line
-// each, joined with "\n" and without a final newline, for a code action
-// that inserts a converted server into a JSONC file (OpenCode, VS Code)
-// and keeps what could not be expressed next to it. Replace "\n" with the
-// file's newline and indentation. It returns "" for no losses. Reasons
-// never hold values, so no secret ends up in the comment. OpenCode
-// substitutes {env:...} and {file:...} even inside comments, so such
-// spellings are defused with a space ("{ env:X}").
-func LossComment(losses []Loss) string {
-	if len(losses) == 0 {
-		return ""
-	}
-	defuse := strings.NewReplacer("{env:", "{ env:", "{file:", "{ file:", "\n", " ", "\r", " ")
-	lines := []string{"// mcp-lsp: not carried over by the conversion:"}
-	for _, l := range losses {
-		field := l.Field
-		if field == "" {
-			field = "(server)"
-		}
-		lines = append(lines, defuse.Replace(fmt.Sprintf("// - %s %s: %s", l.Kind.Verb(), field, l.Reason)))
-	}
-	return strings.Join(lines, "\n")
 }
 
 // Plain converts an ordered value to what the schema validator expects
