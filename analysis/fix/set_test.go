@@ -349,3 +349,25 @@ func TestSetTOMLOtherShapes(t *testing.T) {
 		t.Error("a string as the server map: no error")
 	}
 }
+
+// TestRemoveTOMLLastTable: removing the last table of a config.toml (its
+// sub-tables with it) takes the blank lines before it too, so the file
+// ends with its last line of content, not a blank line; CRLF and LF, a
+// non-ASCII name, trailing blank lines after it; the only table leaves
+// an empty file.
+func TestRemoveTOMLLastTable(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"LF", "model = \"o3\"\n\n[mcp_servers.\"données\"]\ncommand = \"x\"\n\n[mcp_servers.\"données\".env]\nK = \"é\"\n",
+			"model = \"o3\"\n"},
+		{"CRLF, blank lines around", "# é\r\nmodel = \"o3\"\r\n\r\n\r\n[mcp_servers.\"données\"]\r\ncommand = \"x\"\r\n\r\n",
+			"# é\r\nmodel = \"o3\"\r\n"},
+		{"not the last table", "[mcp_servers.\"données\"]\ncommand = \"x\"\n\n[mcp_servers.b]\ncommand = \"y\"\n",
+			"[mcp_servers.b]\ncommand = \"y\"\n"},
+		{"the only table", "[mcp_servers.\"données\"]\r\ncommand = \"x\"\r\n", ""},
+	} {
+		got, err := RemoveTOML([]byte(c.in), []string{"mcp_servers", "données"})
+		if err != nil || string(got) != c.want {
+			t.Errorf("%s:\ngot  %q\nwant %q (%v)", c.name, got, c.want, err)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -147,7 +148,36 @@ func RemoveTOML(content []byte, path []string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return checkTOML(d, out, func(root any) any { return deleteIn(root, path) })
+	return checkTOML(d, out, func(root any) any {
+		root = deleteIn(root, path)
+		// A table that was there only as the parent of the removed one
+		// ([mcp_servers] of the last [mcp_servers.x], no header of its
+		// own) goes with it: an empty one where the result has none.
+		for i := len(path) - 1; i > 0; i-- {
+			if o, ok := valueAt(root, path[:i]).(convert.Object); !ok || len(o) > 0 || LookupTOML(out, path[:i]) != nil {
+				break
+			}
+			root = deleteIn(root, path[:i])
+		}
+		return root
+	})
+}
+
+// valueAt is the value at path in x, nil where a step is missing.
+func valueAt(x any, path []string) any {
+	for _, k := range path {
+		o, ok := x.(convert.Object)
+		if !ok {
+			return nil
+		}
+		x = nil
+		for _, m := range o {
+			if m.Key == k {
+				x = m.Value
+			}
+		}
+	}
+	return x
 }
 
 func setTOML(d *Document, path []string, v any) ([]byte, error) {
@@ -305,6 +335,11 @@ func removeTOML(d *Document, path []string) ([]byte, error) {
 		if e := nextLine(src, end); end < len(src) && isBlank(src[end:lineEnd(src, end)]) {
 			end = e
 		}
+		if len(bytes.TrimSpace(src[end:])) == 0 {
+			// The last table: the blank lines before it go instead, so
+			// the file does not end with one.
+			start, end = afterLastContent(src, start), len(src)
+		}
 		return applyTOML(d, []Edit{d.edit(start, end, "")})
 	case m.Value.Kind == jsonc.Object && !isInline(src, m.Value):
 		// Made by dotted keys: each of its key-values goes.
@@ -320,6 +355,23 @@ func removeTOML(d *Document, path []string) ([]byte, error) {
 	// A key-value has its lines to itself (TOML allows one per line),
 	// a trailing comment included.
 	return applyTOML(d, []Edit{d.edit(lineStart(src, m.Span.Start), nextLine(src, m.Span.End), "")})
+}
+
+// afterLastContent moves start, the start of a line, back over the blank
+// lines before it (CRLF or LF).
+func afterLastContent(src []byte, start int) int {
+	for start > 0 {
+		end := start - 1 // the previous line's '\n'
+		if end > 0 && src[end] == '\n' && src[end-1] == '\r' {
+			end--
+		}
+		ls := lineStart(src, end)
+		if !isBlank(src[ls:end]) {
+			break
+		}
+		start = ls
+	}
+	return start
 }
 
 // replaceTOMLValue rewrites the value n as v, on one line.
