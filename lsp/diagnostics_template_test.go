@@ -33,3 +33,25 @@ func TestTemplateVariableDiagnostics(t *testing.T) {
 		t.Errorf("diagnostic: %+v", d)
 	}
 }
+
+// A JSON file no tool reads whose {{...}} are not a sync template's (an
+// i18n file: no server map) gets no publication.
+func TestTemplateDiagnosticsOnlyInTemplates(t *testing.T) {
+	c, ed, dir := actionProject(t, "full", map[string]string{
+		"locales/fr.json": `{"items": "{{count}} éléments"}`,
+		"ext/mcp.json":    `{"mcpServers": {"x": {"command": "{{nope}}"}}}`,
+	})
+	other := ed.open(filepath.Join(dir, "locales", "fr.json"))
+	tmpl := ed.open(filepath.Join(dir, "ext", "mcp.json"))
+	c.waitDiagnostics(tmpl, "the template's error", func(p publishParams) bool { return len(p.Diagnostics) == 1 })
+	// A sentinel opened last, after both in path order: once its
+	// diagnostics arrive, a publication of the i18n file would have too.
+	sentinel := ed.open(filepath.Join(dir, "zz", ".mcp.json"), "{")
+	c.waitDiagnostics(sentinel, "sentinel", func(p publishParams) bool { return len(p.Diagnostics) > 0 })
+	c.mu.Lock()
+	p, ok := c.published[other]
+	c.mu.Unlock()
+	if ok {
+		t.Errorf("the i18n file got a publication: %+v", p)
+	}
+}
