@@ -89,7 +89,8 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	diffFlag := fset.Bool("diff", false, "print the fixes --fix would make as a unified diff; write nothing")
 	unsafeFlag := fset.Bool("unsafe", false, "with --fix or --diff, apply the fixes that change meaning too")
 	fset.Usage = func() { fmt.Fprint(stderr, usage) }
-	if err := fset.Parse(args); err != nil {
+	roots, ok := parseInterleaved(fset, args)
+	if !ok {
 		return 2
 	}
 	report, ok := checkFormats[*format]
@@ -106,7 +107,6 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mcp-lsp check: --unsafe needs --fix or --diff")
 		return 2
 	}
-	roots := fset.Args()
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}

@@ -25,16 +25,21 @@ func runEffective(_ context.Context, args []string, stdout, stderr io.Writer) in
 	cwd := fset.String("cwd", "", "the `directory` the tools are launched in (default: DIR)")
 	format := fset.String("format", "text", "output `format`: text or json")
 	fset.Usage = func() { fmt.Fprint(stderr, usage) }
-	if err := fset.Parse(args); err != nil {
+	dirs, ok := parseInterleaved(fset, args)
+	if !ok {
 		return 2
 	}
-	if fset.NArg() > 1 || (*format != "text" && *format != "json") {
-		fmt.Fprint(stderr, usage)
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "mcp-lsp effective: unknown --format %q (want text or json)\n", *format)
+		return 2
+	}
+	if len(dirs) > 1 {
+		fmt.Fprintf(stderr, "mcp-lsp effective: one directory at most, got %d: %s\n", len(dirs), strings.Join(dirs, " "))
 		return 2
 	}
 	dir := "."
-	if fset.NArg() == 1 {
-		dir = fset.Arg(0)
+	if len(dirs) == 1 {
+		dir = dirs[0]
 	}
 	dir = absPath(dir)
 	launch := dir
