@@ -385,35 +385,28 @@ func vsObject(n *jsonc.Node, s *vsSchema, res *vsResult, matches *[]vsMatch) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	for _, k := range keys {
+	// property validates key k's value against p (a declared property's
+	// schema, or additionalProperties for the keys none declares).
+	property := func(k string, p *vsSchema) {
 		seen(k)
 		m := values[k]
 		if m == nil || m.Value.Kind == jsonc.Invalid {
-			continue
+			return
 		}
-		p := s.Properties[k]
 		if p.never {
 			res.problems = append(res.problems, vsProblem{node: m.Key, at: vsOnKey, msg: "property " + k + " is not allowed"})
-			continue
+			return
 		}
 		var sub vsResult
 		vsValidate(m.Value, p, &sub, matches)
 		res.mergePropertyMatch(&sub)
 	}
+	for _, k := range keys {
+		property(k, s.Properties[k])
+	}
 	if ap := s.AdditionalProperties; ap != nil {
 		for _, k := range slices.Clone(unseen) {
-			seen(k)
-			m := values[k]
-			if m == nil || m.Value.Kind == jsonc.Invalid {
-				continue
-			}
-			if ap.never {
-				res.problems = append(res.problems, vsProblem{node: m.Key, at: vsOnKey, msg: "property " + k + " is not allowed"})
-				continue
-			}
-			var sub vsResult
-			vsValidate(m.Value, ap, &sub, matches)
-			res.mergePropertyMatch(&sub)
+			property(k, ap)
 		}
 	}
 	if s.MinProperties != nil && len(n.Members) < *s.MinProperties {
