@@ -319,11 +319,7 @@ func (s *Server) conversionAction(af *actionFile, uri protocol.DocumentURI, c *f
 		reason = cannotCreateReason(c.Target, af.opts)
 	}
 	if reason != "" {
-		if !caps.disabled {
-			return a, false
-		}
-		a.Disabled = &protocol.CodeActionDisable{Reason: reason}
-		return a, true
+		return disabledAction(a, reason, caps)
 	}
 	if caps.resolve {
 		a.Data = &resolveData{URI: uri, Server: c.Server, To: c.To}
@@ -335,6 +331,17 @@ func (s *Server) conversionAction(af *actionFile, uri protocol.DocumentURI, c *f
 		return a, false
 	}
 	a.Edit = edit
+	return a, true
+}
+
+// disabledAction offers a, which cannot be applied, disabled with reason
+// where the client shows disabled actions; elsewhere it is left out
+// (false): an action that does nothing when picked is worse than none.
+func disabledAction(a codeAction, reason string, caps codeActionCaps) (codeAction, bool) {
+	if !caps.disabled {
+		return codeAction{}, false
+	}
+	a.Disabled = &protocol.CodeActionDisable{Reason: reason}
 	return a, true
 }
 

@@ -220,11 +220,7 @@ func (s *Server) driftFix(af *actionFile, server string, raw json.RawMessage, ca
 	}
 	a := codeAction{Title: "Update from " + u.rec.Source, Kind: protocol.QuickFix, Diagnostics: []json.RawMessage{raw}}
 	if u.plan == nil {
-		if !caps.disabled {
-			return codeAction{}, false
-		}
-		a.Disabled = &protocol.CodeActionDisable{Reason: u.unresolvedReason()}
-		return a, true
+		return disabledAction(a, u.unresolvedReason(), caps)
 	}
 	o := &addOffer{plan: u.plan, record: true}
 	edit, err := toWorkspaceEdit(af.snap, o.change(v), caps.edits)
@@ -565,11 +561,7 @@ func (s *Server) syncAction(af *actionFile, uri protocol.DocumentURI, so syncOff
 		reason = cannotCreateReason(so.create, af.opts)
 	}
 	if reason != "" {
-		if !caps.disabled {
-			return a, false
-		}
-		a.Disabled = &protocol.CodeActionDisable{Reason: reason}
-		return a, true
+		return disabledAction(a, reason, caps)
 	}
 	if caps.resolve {
 		d := so.data
