@@ -50,14 +50,15 @@ type Client struct {
 	frames  []Frame
 	asked   map[string]int
 	readErr error
-	// settings is the mcpLsp section of the last settings pushed.
+	// settings is the mcpLsp section of the last settings pushed (null
+	// before any).
 	settings json.RawMessage
 }
 
 // NewClient reads the server's output from r and writes to w. Requests
 // for the silent methods are recorded and never answered.
 func NewClient(t testing.TB, r io.Reader, w io.Writer, silent ...string) *Client {
-	c := &Client{t: t, w: w, silent: map[string]bool{}, changed: make(chan struct{}), asked: map[string]int{}}
+	c := &Client{t: t, w: w, silent: map[string]bool{}, changed: make(chan struct{}), asked: map[string]int{}, settings: json.RawMessage("null")}
 	for _, m := range silent {
 		c.silent[m] = true
 	}
@@ -89,7 +90,7 @@ func (c *Client) readLoop(r *bufio.Reader) {
 			result := "null"
 			if method == "workspace/configuration" {
 				c.mu.Lock()
-				result = "[" + string(c.settingsOrNull()) + "]"
+				result = "[" + string(c.settings) + "]"
 				c.mu.Unlock()
 			}
 			// An answer that cannot be written is no failure of its own:
@@ -154,14 +155,6 @@ func (c *Client) write(s string) error {
 func (c *Client) Send(body string) {
 	c.t.Helper()
 	c.SendRaw(frame(body))
-}
-
-// settingsOrNull is the mcpLsp section last pushed, or null. c.mu is held.
-func (c *Client) settingsOrNull() json.RawMessage {
-	if c.settings == nil {
-		return json.RawMessage("null")
-	}
-	return c.settings
 }
 
 // Notify sends a notification.
