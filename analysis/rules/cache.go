@@ -8,7 +8,7 @@ import "github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 // is keyed by content (the registry, the readers or the file's scope, the
 // entry's bytes), so a hit returns exactly what
 // the computation would: spans are stored relative to the entry and
-// re-based, Data is copied. An edit changes one entry of a large file; the
+// re-based, Data is shared (Diagnostic.Data is read-only). An edit changes one entry of a large file; the
 // others' findings are re-based, not redone.
 //
 // The caller owns it: the language server's session keeps one for its

@@ -82,7 +82,9 @@ type Diagnostic struct {
 	Tags    []Tag     `json:"tags,omitempty"`
 	// Data carries facts about the finding (the server, the tools, the
 	// field) and, under "fix", the quick fix the rule offers (a [Fix]).
-	// It must never contain a secret value.
+	// It must never contain a secret value. It is read-only once the
+	// finding is made: memos of findings (Cache) and of publications
+	// share it between every copy of the finding they hand out.
 	Data map[string]any `json:"data,omitempty"`
 }
 

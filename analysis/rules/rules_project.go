@@ -85,8 +85,10 @@ func checkProjectRules(in FileInput) []Diagnostic {
 				text := in.Parsed.Src[at:m.Span.End]
 				found, ok := in.Cache.proj.Get(key, text)
 				if !ok {
-					found = memoDiagnostics(projectRulesOf(in, m, project), at)
-					in.Cache.proj.Put(key, string(text), found)
+					mine := projectRulesOf(in, m, project)
+					in.Cache.proj.Put(key, string(text), memoDiagnostics(mine, at))
+					ds = append(ds, mine...)
+					continue
 				}
 				for _, d := range found {
 					ds = append(ds, rebase(d, at))

@@ -28,8 +28,8 @@ import (
 // file, so the findings of the others are memoised by text, as the schema
 // verdicts are (schema_memo.go, which explains why this state is
 // acceptable in an otherwise pure package: a hit returns exactly what the
-// rules would, spans re-based and Data copied; no I/O, no goroutines,
-// bounded, mutex-guarded).
+// rules would, spans re-based, Data shared read-only; no I/O, no
+// goroutines, bounded, mutex-guarded).
 //
 // Entries near a syntax error bypass the memo: there the parser's error
 // recovery and its suppression of consequential errors depend on what
@@ -145,7 +145,8 @@ func memoSafe(f *jsonc.File, x *parseIndex, m *jsonc.Member) bool {
 }
 
 // memoDiagnostics is what a memo keeps of ds, findings on an entry
-// starting at offset at: spans relative to it, Data copied. nil for none.
+// starting at offset at: spans relative to it, Data copied (the finder
+// made ds for its caller, who may still modify them). nil for none.
 func memoDiagnostics(ds []Diagnostic, at int) []Diagnostic {
 	if len(ds) == 0 {
 		return nil
@@ -153,28 +154,20 @@ func memoDiagnostics(ds []Diagnostic, at int) []Diagnostic {
 	out := make([]Diagnostic, len(ds))
 	for i, d := range ds {
 		out[i] = rebase(d, -at)
+		out[i].Data = cloneData(d.Data)
+		out[i].Tags = slices.Clone(d.Tags)
 	}
 	return out
 }
 
-// rebase returns d moved by delta bytes, with its own copy of Data (and
-// of the slices in it), so that what a memo keeps is never shared with a
-// caller, who may modify what it is given.
+// rebase returns d moved by delta bytes. Its Data and Tags are shared
+// with the memo, as every finding's are with whoever else holds it
+// (Diagnostic.Data is read-only); only Related, whose spans move, is a
+// copy. A hit on a 1,000-server file re-bases about 1,300 findings per
+// edit: a copy of each one's Data was a tenth of the edit's CPU.
 func rebase(d Diagnostic, delta int) Diagnostic {
 	d.Span = span.New(d.Span.Start+delta, d.Span.End+delta)
-	if d.Data != nil {
-		data := maps.Clone(d.Data)
-		for k, v := range data {
-			switch v := v.(type) {
-			case []string:
-				data[k] = slices.Clone(v)
-			case []any:
-				data[k] = slices.Clone(v)
-			}
-		}
-		d.Data = data
-	}
-	if d.Related != nil {
+	if slices.ContainsFunc(d.Related, func(r Related) bool { return r.Path == "" }) {
 		rel := slices.Clone(d.Related)
 		for i := range rel {
 			if rel[i].Path == "" {
@@ -183,6 +176,22 @@ func rebase(d Diagnostic, delta int) Diagnostic {
 		}
 		d.Related = rel
 	}
-	d.Tags = slices.Clone(d.Tags)
 	return d
+}
+
+// cloneData copies a finding's Data, and the slices in it.
+func cloneData(data map[string]any) map[string]any {
+	if data == nil {
+		return nil
+	}
+	data = maps.Clone(data)
+	for k, v := range data {
+		switch v := v.(type) {
+		case []string:
+			data[k] = slices.Clone(v)
+		case []any:
+			data[k] = slices.Clone(v)
+		}
+	}
+	return data
 }

@@ -134,8 +134,10 @@ func TestMemoMatchesColdRun(t *testing.T) {
 	}
 }
 
-// TestMemoFindingsAreNotShared: a caller may modify what it is given
-// without changing what the next analysis returns.
+// TestMemoFindingsAreNotShared: a caller may modify the findings it is
+// given (their spans, messages, related places) without changing what the
+// next analysis returns. Data is read-only (Diagnostic.Data): a memo
+// shares it.
 func TestMemoFindingsAreNotShared(t *testing.T) {
 	resetAllMemos()
 	t.Cleanup(resetAllMemos)
@@ -144,19 +146,39 @@ func TestMemoFindingsAreNotShared(t *testing.T) {
 	got := AnalyzeFile(memoInput(t, v))
 	for i := range got {
 		got[i].Span.Start++
-		for k, x := range got[i].Data {
-			if s, ok := x.([]string); ok && len(s) > 0 {
-				s[0] = "changed"
-			}
-			got[i].Data[k] = "changed"
+		got[i].Message = "changed"
+		for j := range got[i].Related {
+			got[i].Related[j].Span.Start++
 		}
-		got[i].Data["new"] = 1
 	}
 	if again := AnalyzeFile(memoInput(t, v)); !reflect.DeepEqual(again, want) {
 		t.Errorf("findings changed:\n%s\nwant:\n%s", memoDump(again), memoDump(want))
 	}
 	if len(want) < 10 {
 		t.Errorf("only %d findings: the test file no longer exercises the rules", len(want))
+	}
+}
+
+// TestMemoKeepsItsOwnData: the findings a rule hands its caller on a
+// miss are the caller's; the memo keeps a copy of their Data.
+func TestMemoKeepsItsOwnData(t *testing.T) {
+	resetAllMemos()
+	t.Cleanup(resetAllMemos)
+	v := memoVersions()[0]
+	first := AnalyzeFile(memoInput(t, v))
+	want := AnalyzeFile(memoInput(t, v))
+	resetAllMemos()
+	first = AnalyzeFile(memoInput(t, v))
+	for i := range first {
+		for k, x := range first[i].Data {
+			if s, ok := x.([]string); ok && len(s) > 0 {
+				s[0] = "changed"
+			}
+			first[i].Data[k] = "changed"
+		}
+	}
+	if again := AnalyzeFile(memoInput(t, v)); !reflect.DeepEqual(again, want) {
+		t.Errorf("findings changed:\n%s\nwant:\n%s", memoDump(again), memoDump(want))
 	}
 }
 
