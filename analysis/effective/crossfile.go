@@ -27,6 +27,7 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 			out[path] = append(out[path], d)
 		}
 	}
+	readers := definitionReaders(results)
 	var twice twice
 	for _, r := range results {
 		twice.add(r)
@@ -66,7 +67,13 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 				if sameFile(d, s.Winner) && sameMember(d, s.Winner) {
 					continue
 				}
-				add(d.Source.Path, shadowed(r, s, d, displayPath))
+				// An identical copy that another tool (or this one from
+				// another directory) reads without the winning one is not
+				// a spare copy: removing it would take the server from
+				// that tool, so duplicate-server does not offer it.
+				if !identical(d.Member.Value, s.Winner.Member.Value) || readers.seeBoth(d, s.Winner) {
+					add(d.Source.Path, shadowed(r, s, d, displayPath))
+				}
 				overridden = append(overridden, rules.Related{
 					Path:    d.Source.Path,
 					Span:    d.Member.Key.Span,
@@ -99,6 +106,55 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 		rules.SortDiagnostics(out[p])
 	}
 	return out
+}
+
+// defKey names one definition: its file and where its name starts.
+type defKey struct {
+	path  string
+	start int
+}
+
+func keyOf(d *Definition) defKey { return defKey{d.Source.Path, d.Member.Key.Span.Start} }
+
+// readerKey is one tool launched in one directory.
+type readerKey struct {
+	tool      registry.ToolID
+	launchDir string
+}
+
+// readersOf maps each definition to the tool launches that read it (gated
+// or not).
+type readersOf map[defKey]map[readerKey]bool
+
+func definitionReaders(results []*Result) readersOf {
+	out := readersOf{}
+	for _, r := range results {
+		rk := readerKey{r.Tool.ID, r.LaunchDir}
+		for _, s := range r.Servers {
+			for _, d := range s.Definitions {
+				k := keyOf(d)
+				if out[k] == nil {
+					out[k] = map[readerKey]bool{}
+				}
+				out[k][rk] = true
+			}
+		}
+	}
+	return out
+}
+
+// seeBoth reports whether every tool launch that reads the copy also
+// reads the winner, so that the copy can go without any tool losing the
+// server: a .mcp.json server that VS Code overrides with an identical one
+// in .vscode/mcp.json is still the one Claude Code starts.
+func (ro readersOf) seeBoth(copy, winner *Definition) bool {
+	w := ro[keyOf(winner)]
+	for rk := range ro[keyOf(copy)] {
+		if !w[rk] {
+			return false
+		}
+	}
+	return true
 }
 
 // fallbackIgnored tells the person editing a fallback file that the tool

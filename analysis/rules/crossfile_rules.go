@@ -21,7 +21,7 @@ var crossFileCheck = reportedIn("analysis/effective: CrossFile")
 // crossFileRules are the rules of package effective.
 var crossFileRules = []Rule{
 	{CodeShadowedServer, SeverityWarning, "A server defined in several files a tool reads, with a different definition: the tool uses another one than this.", crossFileCheck},
-	{CodeDuplicateServer, SeverityHint, "An identical copy of a server that a tool reads from another, winning file: this copy can be removed.", crossFileCheck},
+	{CodeDuplicateServer, SeverityHint, "An identical copy of a server that a tool reads from another, winning file, where every tool that reads this copy reads the winning one too: this copy can be removed.", crossFileCheck},
 	{CodeServerStartedTwice, SeverityWarning, "The same server under two names in what one tool reads (the same command, arguments and environment, or the same URL and headers): the tool starts it twice, and every tool of it appears twice.", crossFileCheck},
 	{CodeOverridesServer, SeverityHint, "The definition a tool uses, listing the definitions of the same name it overrides.", crossFileCheck},
 	{CodeMergedTransport, SeverityWarning, "OpenCode deep-merges a remote entry over a local one (or the reverse): the merged server keeps fields of both.", crossFileCheck},

@@ -340,3 +340,50 @@ func TestUnifiedDiffAppliesWithGit(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckFixUnsafeKeepsEveryToolsServers: on a copy of the example,
+// `check --fix --unsafe` changes what the files say but takes no server
+// from any tool. (It once removed .mcp.json's "github": once the secret
+// was moved into a variable it was identical to the one VS Code takes
+// from .vscode/mcp.json, and duplicate-server called it a spare copy,
+// though Claude Code and Copilot CLI read only .mcp.json.)
+func TestCheckFixUnsafeKeepsEveryToolsServers(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "example"))); err != nil {
+		t.Fatal(err)
+	}
+	setHome(t, filepath.Join(dir, "home"))
+	servers := func() map[string]bool {
+		t.Helper()
+		out, errOut, code := runCLI(t, "effective", "--format", "json", dir)
+		var tools []struct {
+			Tool    string `json:"tool"`
+			Servers []struct {
+				Name string `json:"name"`
+			} `json:"servers"`
+		}
+		if err := json.Unmarshal([]byte(out), &tools); err != nil || code != 0 {
+			t.Fatalf("effective: exit %d, %v\n%s", code, err, errOut)
+		}
+		set := map[string]bool{}
+		for _, tool := range tools {
+			for _, s := range tool.Servers {
+				set[tool.Tool+" "+s.Name] = true
+			}
+		}
+		return set
+	}
+	before := servers()
+	if len(before) < 5 {
+		t.Fatalf("the example gives the tools only %v", before)
+	}
+	if _, errOut, _ := runCLI(t, "check", "--fix", "--unsafe", dir); !strings.Contains(errOut, "fixed ") {
+		t.Fatalf("--fix --unsafe fixed nothing: %s", errOut)
+	}
+	after := servers()
+	for s := range before {
+		if !after[s] {
+			t.Errorf("--fix --unsafe took server %s away", s)
+		}
+	}
+}
