@@ -97,7 +97,7 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 			}
 		}
 	}
-	for p, ds := range twice.diagnostics(displayPath) {
+	for p, ds := range twice.diagnostics(displayPath, readers) {
 		for _, d := range ds {
 			add(p, d)
 		}

@@ -249,7 +249,12 @@ func (t *twice) add(r *Result) {
 }
 
 // diagnostics returns the findings, each in the file of the copy.
-func (t *twice) diagnostics(displayPath func(string) string) map[string][]rules.Diagnostic {
+// The removal is offered (never as a safe fix) only when every tool that
+// reads the copy reads the other name too: else removing it would take
+// the server from a tool that starts it once (a .mcp.json server that VS
+// Code also has under another name in .vscode/mcp.json is the only copy
+// Claude Code reads).
+func (t *twice) diagnostics(displayPath func(string) string, readers readersOf) map[string][]rules.Diagnostic {
 	out := map[string][]rules.Diagnostic{}
 	for _, key := range t.order {
 		f := t.found[key]
@@ -262,6 +267,12 @@ func (t *twice) diagnostics(displayPath func(string) string) map[string][]rules.
 		if len(f.tools) > 1 {
 			verb = "start"
 		}
+		data := map[string]any{"server": name, "tools": f.ids}
+		if readers.seeBoth(f.dup, f.first) {
+			// Not safe: another launch directory may read only one of
+			// the two files.
+			data[rules.FixKey] = rules.Fix{Kind: rules.FixRemoveMember, Key: name}
+		}
 		out[f.path] = append(out[f.path], rules.Diagnostic{
 			Span:     f.dup.Member.Key.Span,
 			Severity: rules.SeverityWarning,
@@ -269,9 +280,7 @@ func (t *twice) diagnostics(displayPath func(string) string) map[string][]rules.
 			Message: fmt.Sprintf("%s %s this server twice: %q is %s as %q %s, so every tool of it appears twice; remove one of the two names",
 				rules.JoinAnd(f.tools), verb, name, f.what, f.other, where),
 			Related: []rules.Related{{Path: f.first.Source.Path, Span: f.first.Member.Key.Span, Message: fmt.Sprintf("the same server, as %q", f.other)}},
-			// Not safe: another tool, or another launch directory, may
-			// read only one of the two files.
-			Data: map[string]any{"server": name, "tools": f.ids, rules.FixKey: rules.Fix{Kind: rules.FixRemoveMember, Key: name}},
+			Data:    data,
 		})
 	}
 	return out
