@@ -21,6 +21,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 	"github.com/mcp-lsp/mcp-lsp/lsp/rpcstream"
@@ -151,6 +152,9 @@ func (s *Server) exit() {
 // shutdown came before exit, 1 otherwise (exit without shutdown, or the
 // stream simply closed).
 func Run(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
+	// The schemas compile while the client is still busy with
+	// initialize: the first analysis would otherwise pay for them.
+	go verdict.Prepare()
 	s := newServer(opts)
 	s.stream = rpcstream.New(rwc, rpcstream.Options{
 		Logger:       s.logger,
