@@ -86,7 +86,7 @@ func checkProjectRules(in FileInput) []Diagnostic {
 				found, ok := in.Cache.proj.Get(key, text)
 				if !ok {
 					mine := projectRulesOf(in, m, project)
-					in.Cache.proj.Put(key, string(text), memoDiagnostics(mine, at))
+					in.Cache.proj.Put(key, text, memoDiagnostics(mine, at))
 					ds = append(ds, mine...)
 					continue
 				}

@@ -245,7 +245,7 @@ func (c *schemaCheck) subjectDiagnostics(sub *schemaSubject) []Diagnostic {
 	}
 	ds := c.reconcile(sub)
 	if memo {
-		c.in.Cache.subjects.Put(k, string(text), memoDiagnostics(ds, at))
+		c.in.Cache.subjects.Put(k, text, memoDiagnostics(ds, at))
 	}
 	return ds
 }

@@ -109,7 +109,7 @@ func (c *semantic) server(m *jsonc.Member, g *semMap, k entryMemoKey, memo bool)
 			}
 		}
 		r.ds = memoDiagnostics(c.ds[before:], at)
-		c.in.Cache.sem.Put(k, string(text), r)
+		c.in.Cache.sem.Put(k, text, r)
 	}
 	if c.in.Resolver != nil && r.stdio != 0 {
 		var starters []*registry.Reader

@@ -1,6 +1,10 @@
 package verdict
 
-import "sync"
+import (
+	"sync"
+	"unique"
+	"unsafe"
+)
 
 // MemoGeneration is how many results one generation of a Memo holds at
 // least. Two generations are kept, so at least twice this many entries are
@@ -12,11 +16,29 @@ const MemoGeneration = 4096
 // generations: lookups hit the current generation or
 // promote from the previous one; a full current generation becomes the
 // previous one and the oldest is dropped whole.
+//
+// A generation is one flat map: keys that hold a server's name (the
+// verdicts') would otherwise each own a map of one entry. The texts are
+// interned (unique.Make): the memos of one session all key on the same
+// entries' texts, each reader's verdicts, the findings and the project
+// rules, which would otherwise keep one copy each of every entry.
 type Memo[K comparable, V any] struct {
 	mu       sync.Mutex
-	cur, old map[K]map[string]V
+	cur, old map[memoKey[K]]V
 	n        int // entries in cur
 	gen      int // size of a generation, 0 for MemoGeneration (Fit)
+}
+
+// memoKey is a Memo's key with the entry's text.
+type memoKey[K comparable] struct {
+	k    K
+	text string
+}
+
+// lookupKey is the key of (k, text) for a lookup only: its text is text's
+// bytes, not a copy, and must not be kept.
+func lookupKey[K comparable](k K, text []byte) memoKey[K] {
+	return memoKey[K]{k, unsafe.String(unsafe.SliceData(text), len(text))}
 }
 
 // Fit grows the generations so that n entries (one file's, say) fit in
@@ -35,18 +57,19 @@ func (m *Memo[K, V]) Fit(n int) {
 func (m *Memo[K, V]) Get(k K, text []byte) (V, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if r, ok := m.cur[k][string(text)]; ok {
+	lk := lookupKey(k, text)
+	if r, ok := m.cur[lk]; ok {
 		return r, true
 	}
-	if r, ok := m.old[k][string(text)]; ok {
-		m.insert(k, string(text), r)
+	if r, ok := m.old[lk]; ok {
+		m.insert(k, text, r)
 		return r, true
 	}
 	var zero V
 	return zero, false
 }
 
-func (m *Memo[K, V]) Put(k K, text string, r V) {
+func (m *Memo[K, V]) Put(k K, text []byte, r V) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.insert(k, text, r)
@@ -54,22 +77,22 @@ func (m *Memo[K, V]) Put(k K, text string, r V) {
 
 // insert adds to the current generation, turning generations over when it
 // is full. The caller holds m.mu.
-func (m *Memo[K, V]) insert(k K, text string, r V) {
+func (m *Memo[K, V]) insert(k K, text []byte, r V) {
 	if m.n >= max(MemoGeneration, m.gen) {
 		m.old, m.cur, m.n = m.cur, nil, 0
 	}
 	if m.cur == nil {
-		m.cur = map[K]map[string]V{}
+		m.cur = map[memoKey[K]]V{}
 	}
-	inner := m.cur[k]
-	if inner == nil {
-		inner = map[string]V{}
-		m.cur[k] = inner
+	lk := lookupKey(k, text)
+	if _, dup := m.cur[lk]; dup {
+		m.cur[lk] = r // the stored key keeps its own text
+		return
 	}
-	if _, dup := inner[text]; !dup {
-		m.n++
-	}
-	inner[text] = r
+	// unique.Make copies a string it has not seen (it never keeps the
+	// caller's memory), and returns the copy made for an equal one.
+	m.cur[memoKey[K]{k, unique.Make(lk.text).Value()}] = r
+	m.n++
 }
 
 // Reset empties the memo (cold-start measurements and tests).

@@ -15,19 +15,35 @@ import (
 func TestSchema_MemoIsBounded(t *testing.T) {
 	var m Memo[string, int]
 	for i := range 3*MemoGeneration + 7 {
-		m.Put("k", fmt.Sprint(i), 1)
+		m.Put("k", []byte(fmt.Sprint(i)), 1)
 	}
-	total := 0
-	for _, gen := range []map[string]map[string]int{m.cur, m.old} {
-		for _, inner := range gen {
-			total += len(inner)
-		}
-	}
-	if total > 2*MemoGeneration {
+	if total := len(m.cur) + len(m.old); total > 2*MemoGeneration {
 		t.Errorf("memo holds %d entries, bound is %d", total, 2*MemoGeneration)
 	}
 	if _, ok := m.Get("k", []byte(fmt.Sprint(3*MemoGeneration+6))); !ok {
 		t.Error("the most recent entry was evicted")
+	}
+}
+
+// The memo keeps its own copy of a text: the caller's buffer may change
+// afterwards (lookups use the buffer's bytes without copying them).
+func TestMemoKeepsNoCallerMemory(t *testing.T) {
+	var m Memo[string, int]
+	buf := []byte(`{"command": "npx"}`)
+	m.Put("k", buf, 1)
+	copy(buf, `{"command": "uvx"}`)
+	if _, ok := m.Get("k", buf); ok {
+		t.Error("a changed buffer still finds what was put under its old text")
+	}
+	if v, ok := m.Get("k", []byte(`{"command": "npx"}`)); !ok || v != 1 {
+		t.Errorf("Get(old text) = %v, %v; want 1, true", v, ok)
+	}
+	m.Put("k", buf, 2)
+	if v, _ := m.Get("k", []byte(`{"command": "uvx"}`)); v != 2 {
+		t.Errorf("Get(new text) = %v, want 2", v)
+	}
+	if v, _ := m.Get("k", []byte(`{"command": "npx"}`)); v != 1 {
+		t.Errorf("Get(old text) after a second Put = %v, want 1", v)
 	}
 }
 

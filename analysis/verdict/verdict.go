@@ -218,7 +218,7 @@ func Of(c *Cache, reg *registry.Registry, r *registry.Reader, e Entry) *Verdict 
 	}
 	v := judge(reg, r, e)
 	c.judged.Add(1)
-	c.verdicts.Put(k, string(e.Text), v)
+	c.verdicts.Put(k, e.Text, v)
 	return v
 }
 

@@ -62,6 +62,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		defer pprof.StopCPUProfile()
 	}
 	if *memProfile != "" {
+		// One sample per 4 KiB allocated instead of per 512 KiB: the
+		// live heap of a session is a few MB, which the default rate
+		// sees as a handful of samples.
+		runtime.MemProfileRate = 4096
 		defer writeHeapProfile(*memProfile, stderr)
 	}
 	ver, rev := buildVersion()
