@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
@@ -135,6 +136,9 @@ type Server struct {
 	// validates servers after the merge (registry Profile.ValidatesMerged)
 	// and refuses this one; nil otherwise.
 	Merged *verdict.Verdict
+	// alone is what the verdict cache remembers of Winner's fields when
+	// they are all its own (resolve); nil otherwise.
+	alone *alone
 }
 
 // Field is one top-level field of the merged definition.
@@ -289,7 +293,7 @@ func Compute(in Input) *Result {
 	deep := in.Tool.Merge.Value == registry.DeepMerge
 	for _, ds := range byName(defs) {
 		name := ds[0].Member.Key.Str
-		srv := resolve(in.Tool, name, ds, deep)
+		srv := resolve(in.Verdicts, name, ds, deep)
 		if mergedCheck && srv.Winner != nil {
 			if v := judgeMerged(in, srv); v != nil && v.Outcome == verdict.RefusesFile {
 				srv.Merged = v
@@ -385,8 +389,13 @@ func Survey(in Input) (found, own bool) {
 }
 
 // resolve picks the winner among ds (highest precedence first) and builds
-// the merged field list.
-func resolve(tool *registry.Tool, name string, ds []*Definition, deep bool) *Server {
+// the merged field list. A server whose fields all come from one
+// definition with a verdict (every server of a tool that does not merge,
+// most of one that does) takes them from what the verdict cache remembers
+// of that definition (alone): an edit of a 1,000-server file resolves
+// every server of every tool reading it again, and each sorted its
+// fields and scanned its values for variables.
+func resolve(c *verdict.Cache, name string, ds []*Definition, deep bool) *Server {
 	s := &Server{Name: name, Definitions: ds, Enabled: true}
 	var open []*Definition
 	for _, d := range ds {
@@ -406,6 +415,24 @@ func resolve(tool *registry.Tool, name string, ds []*Definition, deep bool) *Ser
 	if deep {
 		contributors = open
 	}
+	if d := s.Winner; len(contributors) == 1 && d.Verdict != nil {
+		if a := aloneOf(c, d); a != nil {
+			s.alone = a
+			s.Fields = make([]Field, len(a.fields))
+			for i, f := range a.fields {
+				s.Fields[i] = Field{Key: f.key, From: d, Member: d.Member.Value.Members[f.index]}
+			}
+			s.Ignored, s.Enabled, s.Variables = a.ignored, a.enabled, a.variables
+			return s
+		}
+	}
+	mergeFields(s, contributors)
+	return s
+}
+
+// mergeFields sets s's fields, ignored keys, enabled state and variables
+// from the contributors' definitions, the first one winning a key.
+func mergeFields(s *Server, contributors []*Definition) {
 	for _, d := range contributors {
 		if d.Member.Value == nil || d.Member.Value.Kind != jsonc.Object {
 			continue
@@ -445,7 +472,63 @@ func resolve(tool *registry.Tool, name string, ds []*Definition, deep bool) *Ser
 		values[i] = f.Member.Value
 	}
 	s.Variables = verdict.Variables(s.Winner.Source.Interpolation, values)
-	return s
+}
+
+// alone is what resolve makes of a server defined by one definition: a
+// function of the definition's verdict (which stands for its reader, name
+// and text: the same bytes are the same subtree), its layer's keys and
+// its source's interpolation (aloneKey). Shared between servers and
+// snapshots: read-only.
+type alone struct {
+	fields    []aloneField // by key
+	ignored   []string
+	enabled   bool
+	variables []string
+	// identity and program are identity's and programOrURL's answers,
+	// computed on first use.
+	once     sync.Once
+	identity string
+	program  string
+}
+
+// aloneField is a field of the merged definition: its key and the index
+// of its member in the definition's object.
+type aloneField struct {
+	key   string
+	index int
+}
+
+type aloneKey struct {
+	verdict *verdict.Verdict
+	layer   *registry.Layer
+	interp  *registry.Interpolation
+}
+
+// aloneOf returns what resolve makes of d alone, from the cache c; nil
+// when d is not an object.
+func aloneOf(c *verdict.Cache, d *Definition) *alone {
+	v := d.Member.Value
+	if v == nil || v.Kind != jsonc.Object {
+		return nil
+	}
+	key := aloneKey{d.Verdict, d.Source.Layer, d.Source.Interpolation}
+	a, _ := c.Derived(key, func() any {
+		s := &Server{Winner: d, Enabled: true}
+		mergeFields(s, []*Definition{d})
+		a := &alone{ignored: s.Ignored, enabled: s.Enabled, variables: s.Variables, fields: make([]aloneField, len(s.Fields))}
+		for i, f := range s.Fields {
+			a.fields[i] = aloneField{key: f.Key, index: slices.Index(v.Members, f.Member)}
+		}
+		return a
+	}).(*alone)
+	// The same bytes parse to the same subtree; should they not (a
+	// verdict cached from another parse of them), compute afresh.
+	for _, f := range a.fields {
+		if f.index < 0 || f.index >= len(v.Members) || v.Members[f.index].Key == nil || v.Members[f.index].Key.Str != f.key {
+			return nil
+		}
+	}
+	return a
 }
 
 // candidate is one file a layer may read.

@@ -28,6 +28,14 @@ import (
 // 1,000-server file whose servers all run npx computes it for each of
 // them, for every tool reading the file.
 func identity(s *Server) string {
+	if a := s.alone; a != nil {
+		a.once.Do(func() { a.identity, a.program = identityOf(s), programOf(s) })
+		return a.identity
+	}
+	return identityOf(s)
+}
+
+func identityOf(s *Server) string {
 	var vals [len(identityFields)]*jsonc.Node
 	var present [len(identityFields)]bool
 	for _, f := range s.Fields {
@@ -145,6 +153,14 @@ func appendList(b []byte, x, y []*jsonc.Node) []byte {
 // programOrURL is the program a server starts or the URL it connects to,
 // as written; "" for neither.
 func programOrURL(s *Server) string {
+	if a := s.alone; a != nil {
+		a.once.Do(func() { a.identity, a.program = identityOf(s), programOf(s) })
+		return a.program
+	}
+	return programOf(s)
+}
+
+func programOf(s *Server) string {
 	for _, f := range s.Fields {
 		v := f.Member.Value
 		switch {

@@ -72,6 +72,8 @@ func checkProjectRules(in FileInput) []Diagnostic {
 			if memo {
 				in.Cache.fit(len(sm.Node.Members), 1)
 			}
+			// About one finding per server in a large file of npx servers.
+			ds = slices.Grow(ds, len(sm.Node.Members))
 			for _, m := range sm.Node.Members {
 				if seen[m] || m.Key == nil || m.Value == nil || m.Value.Kind != jsonc.Object {
 					continue

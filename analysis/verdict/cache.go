@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"strconv"
+	"sync"
 	"sync/atomic"
 
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
@@ -19,6 +20,7 @@ import (
 // generations of MemoGeneration entries, or of the largest file, Fit).
 type Cache struct {
 	verdicts Memo[cacheKey, *Verdict]
+	derived  derivedMemo
 	// judged counts the verdicts computed (cache misses): tests assert
 	// that an unchanged entry is not judged again.
 	judged atomic.Int64
@@ -26,7 +28,10 @@ type Cache struct {
 
 // Fit makes room for n verdicts in one generation (Memo.Fit): the
 // analysis of a file calls it with the file's entries times readers.
-func (c *Cache) Fit(n int) { c.verdicts.Fit(n) }
+func (c *Cache) Fit(n int) {
+	c.verdicts.Fit(n)
+	c.derived.fit(n)
+}
 
 // Judged is the number of verdicts computed through the cache so far.
 func (c *Cache) Judged() int64 { return c.judged.Load() }
@@ -35,7 +40,10 @@ func (c *Cache) Judged() int64 { return c.judged.Load() }
 func NewCache() *Cache { return &Cache{} }
 
 // Reset empties the cache (cold-start measurements and tests).
-func (c *Cache) Reset() { c.verdicts.Reset() }
+func (c *Cache) Reset() {
+	c.verdicts.Reset()
+	c.derived.reset()
+}
 
 // Len is the number of verdicts in the current generation.
 func (c *Cache) Len() int { return c.verdicts.Len() }
@@ -69,4 +77,82 @@ func AppendReaderKey(b []byte, r *registry.Reader) []byte {
 // lists of strings give the same key.
 func AppendKeyString(b []byte, s string) []byte {
 	return append(append(strconv.AppendInt(b, int64(len(s)), 10), ':'), s...)
+}
+
+// Derivations is the number of Derived answers computed so far (misses):
+// tests assert that an unchanged entry's are not computed again.
+func (c *Cache) Derivations() int {
+	c.derived.mu.Lock()
+	defer c.derived.mu.Unlock()
+	return c.derived.puts
+}
+
+// Derived returns compute's answer for key, computed once while the cache
+// keeps it: facts another package derives from cached verdicts and their
+// entries alone (the effective engine's merged fields of a server defined
+// once, keyed by its *Verdict and the layer), reused across snapshots like
+// the verdicts. compute must depend on nothing but key, and what it
+// returns is shared: read-only. A key holding a *Verdict keeps that
+// verdict alive, so a later one cannot take its address. Bounded like the
+// verdicts (two generations). A nil Cache computes every time.
+func (c *Cache) Derived(key any, compute func() any) any {
+	if c == nil {
+		return compute()
+	}
+	if v, ok := c.derived.get(key); ok {
+		return v
+	}
+	v := compute()
+	c.derived.put(key, v)
+	return v
+}
+
+// derivedMemo is Memo's two generations for comparable keys.
+type derivedMemo struct {
+	mu       sync.Mutex
+	cur, old map[any]any
+	gen      int
+	puts     int // results computed, for tests
+}
+
+func (m *derivedMemo) fit(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.gen = max(m.gen, 2*n)
+}
+
+func (m *derivedMemo) get(k any) (any, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v, ok := m.cur[k]; ok {
+		return v, true
+	}
+	if v, ok := m.old[k]; ok {
+		m.insert(k, v)
+		return v, true
+	}
+	return nil, false
+}
+
+func (m *derivedMemo) put(k, v any) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.puts++
+	m.insert(k, v)
+}
+
+func (m *derivedMemo) insert(k, v any) {
+	if len(m.cur) >= max(MemoGeneration, m.gen) {
+		m.old, m.cur = m.cur, nil
+	}
+	if m.cur == nil {
+		m.cur = map[any]any{}
+	}
+	m.cur[k] = v
+}
+
+func (m *derivedMemo) reset() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.cur, m.old = nil, nil
 }

@@ -27,6 +27,7 @@ type Memo[K comparable, V any] struct {
 	cur, old map[memoKey[K]]V
 	n        int // entries in cur
 	gen      int // size of a generation, 0 for MemoGeneration (Fit)
+	puts     int // results stored: computed after a miss, for tests
 }
 
 // memoKey is a Memo's key with the entry's text.
@@ -72,7 +73,16 @@ func (m *Memo[K, V]) Get(k K, text []byte) (V, bool) {
 func (m *Memo[K, V]) Put(k K, text []byte, r V) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.puts++
 	m.insert(k, text, r)
+}
+
+// Puts is the number of results stored so far (Put): tests count what an
+// edit computed again.
+func (m *Memo[K, V]) Puts() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.puts
 }
 
 // insert adds to the current generation, turning generations over when it

@@ -5,6 +5,7 @@ import (
 	"path"
 	"runtime"
 	"strings"
+	"sync"
 )
 
 // Env is the part of the user's environment that decides where user-level
@@ -242,8 +243,52 @@ func (r *Registry) Match(p string, env Env) (*FileKind, bool) {
 	return k, ok
 }
 
-// match is Match with every reader of the kind.
+// match is Match with every reader of the kind. Answers are remembered
+// (matchMemo): the effective engine asks about the same few dozen
+// candidate paths for every tool on every edit, and each answer tries
+// every kind's globs.
 func (r *Registry) match(p string, env Env) (*FileKind, bool) {
+	key := matchKey{p, env}
+	if k, ok := r.matches.get(key); ok {
+		return k, k != nil
+	}
+	k, ok := r.matchUncached(p, env)
+	r.matches.put(key, k)
+	return k, ok
+}
+
+// matchKey is what match's answer depends on.
+type matchKey struct {
+	path string
+	env  Env
+}
+
+// matchMemo remembers match's answers, a nil kind for none; the registry
+// never changes once parsed. It is bounded: a full memo starts afresh.
+type matchMemo struct {
+	mu      sync.Mutex
+	answers map[matchKey]*FileKind
+}
+
+const matchMemoSize = 4096
+
+func (m *matchMemo) get(k matchKey) (*FileKind, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	kind, ok := m.answers[k]
+	return kind, ok
+}
+
+func (m *matchMemo) put(k matchKey, kind *FileKind) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.answers == nil || len(m.answers) >= matchMemoSize {
+		m.answers = map[matchKey]*FileKind{}
+	}
+	m.answers[k] = kind
+}
+
+func (r *Registry) matchUncached(p string, env Env) (*FileKind, bool) {
 	fold := env.CaseInsensitive()
 	p = cleanPath(p)
 	for _, k := range r.kinds {

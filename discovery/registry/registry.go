@@ -707,6 +707,7 @@ type Registry struct {
 	dialByID map[DialectID]*Dialect
 	kindByID map[string]*FileKind
 	selector []string
+	matches  matchMemo
 }
 
 // file is the top level of registry.json.
