@@ -230,3 +230,11 @@ func TestVSCode_TypeInferred(t *testing.T) {
 func TestClaudeDesktop_OtherTopLevelKeysNotFlagged(t *testing.T) {
 	checkFile(t, ClaudeDesktop, "good/preferences.json")
 }
+
+// Copilot CLI reads Claude Code's oauth object and checks its callbackPort
+// (seen by TestOracle in lsp/oracle_test.go on agreement scenario
+// claude-entry-fields-2-1-328); other oauth keys are ignored.
+func TestCopilotCLI_OAuthCallbackPortChecked_VerifiedCopilotCLI1_0(t *testing.T) {
+	checkFile(t, CopilotCLI, "bad/oauth-callback-port-zero.json")
+	checkFile(t, CopilotCLI, "good/oauth-object.json")
+}
