@@ -331,7 +331,7 @@ func TestVariables(t *testing.T) {
 // TestInvalidEntries_SkippedOrRefused: an entry a tool cannot read is
 // skipped by Claude Code (verified: "Skipped — invalid MCP server config")
 // and its name falls to the next definition; OpenCode refuses the whole
-// file (verified: "Config file at ... is invalid").
+// file and stops (verified: "Configuration is invalid at ...", exit 1).
 func TestInvalidEntries_SkippedOrRefused_Verified(t *testing.T) {
 	w := world{
 		"/home/u/.claude.json":     `{"mcpServers": {"fs": {"command": "user-fs"}}, "projects": {"/p": {"hasTrustDialogAccepted": true}}}`,
@@ -358,7 +358,16 @@ func TestInvalidEntries_SkippedOrRefused_Verified(t *testing.T) {
 	if len(r.Sources) != 2 || !strings.Contains(r.Sources[0].Dropped, `server "db" is invalid`) {
 		t.Fatalf("the project file should be refused: %+v", r.Sources[0])
 	}
-	if c, _ := field(server(t, r, "db"), "command"); filepath.ToSlash(c.From.Source.Path) != "/home/u/.config/opencode/opencode.json" {
-		t.Errorf("db command should come from the global file only")
+	// ...and the refusal stops OpenCode at start-up (verified with
+	// 1.18.33 by lsp/oracle_test.go: "Configuration is invalid", exit 1):
+	// the global file's db does not start either.
+	db := server(t, r, "db")
+	if db.Winner != nil || len(r.Refused) == 0 {
+		t.Errorf("db should not start (OpenCode stops): winner %v, refused %v", db.Winner, r.Refused)
+	}
+	for _, d := range db.Definitions {
+		if d.Gate.State != GateToolStopped {
+			t.Errorf("%s: gate %+v, want tool-stopped", d.Source.Path, d.Gate)
+		}
 	}
 }

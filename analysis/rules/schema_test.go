@@ -229,9 +229,8 @@ func TestSchema_DependentRequired(t *testing.T) {
 func TestSchema_NestedObject(t *testing.T) {
 	src := `{"mcpServers": {"o": {"type": "http", "url": "https://x.example/mcp", "oauth": {"callbackPort": 0, "clientID": "a"}}}}`
 	expect(t, src, schemaCheckFile(t, "mcp-json", src),
-		finding{`"oauth"`, SeverityInformation, CodeKeyIgnoredByTool, `GitHub Copilot CLI ignores "oauth" in server "o" (Claude Code uses it)`},
-		finding{`"callbackPort": 0`, SeverityError, CodeInvalidFieldValue, `Claude Code skips server "o": "oauth.callbackPort" must be a positive integer`},
-		finding{`"clientID"`, SeverityWarning, CodeUnknownKey, `unknown key "clientID" in "oauth" of server "o": Claude Code ignores it; did you mean "clientId"?`},
+		finding{`"callbackPort": 0`, SeverityError, CodeInvalidFieldValue, `Claude Code skips server "o": "oauth.callbackPort" must be a positive integer; GitHub Copilot CLI skips server "o": "oauth.callbackPort" must be between 1 and 65535`},
+		finding{`"clientID"`, SeverityWarning, CodeUnknownKey, `unknown key "clientID" in "oauth" of server "o": Claude Code and GitHub Copilot CLI ignore it; did you mean "clientId"?`},
 	)
 }
 
