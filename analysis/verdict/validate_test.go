@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/schemas"
@@ -44,6 +45,30 @@ func TestMemoKeepsNoCallerMemory(t *testing.T) {
 	}
 	if v, _ := m.Get("k", []byte(`{"command": "npx"}`)); v != 1 {
 		t.Errorf("Get(old text) after a second Put = %v, want 1", v)
+	}
+}
+
+// Memos keep one copy of a text they all hold: each reader's verdicts and
+// the findings memos key on the same entry.
+func TestMemosShareTexts(t *testing.T) {
+	var a Memo[string, int]
+	var b Memo[int, bool]
+	text := []byte(`{"command": "npx", "args": ["-y", "@example/shared-text"]}`)
+	a.Put("claude-code", text, 1)
+	a.Put("vscode", text, 2)
+	b.Put(7, text, true)
+	var copies []*byte
+	for k := range a.cur {
+		copies = append(copies, unsafe.StringData(k.text))
+	}
+	for k := range b.cur {
+		copies = append(copies, unsafe.StringData(k.text))
+	}
+	if len(copies) != 3 || copies[0] != copies[1] || copies[1] != copies[2] {
+		t.Errorf("three keys on one text hold %d copies, want one", len(slices.Compact(copies)))
+	}
+	if copies[0] == unsafe.SliceData(text) {
+		t.Error("the memo keeps the caller's buffer")
 	}
 }
 
