@@ -60,9 +60,10 @@ var kindPaths = sync.OnceValues(func() (map[string]string, error) {
 			}
 			p = path.Join(fuzzProject, strings.ReplaceAll(strings.TrimPrefix(g, "**/"), "*", "x"))
 		}
-		// The file's directory as a workspace folder: every reader of the
-		// kind, VS Code's of .mcp.json included.
-		if got, ok := reg.MatchIn(p, fuzzEnv, []string{path.Dir(p)}); !ok || got != k {
+		// The project as the workspace folder: every reader of the kind,
+		// VS Code's of .mcp.json and Kilo Code's of .cursor/mcp.json
+		// included.
+		if got, ok := reg.MatchIn(p, fuzzEnv, []string{fuzzProject}); !ok || got != k {
 			return nil, &kindPathError{k.ID, p}
 		}
 		out[k.ID] = p

@@ -427,7 +427,7 @@ func (v *syncView) convertOffers(name string, canCreate bool) []syncOffer {
 	var out []syncOffer
 	for _, dialect := range convert.Dialects() {
 		d, ok := reg.Dialect(registry.DialectID(dialect))
-		if !ok || readsIn(v.af.doc.Kind, string(dialect)) {
+		if !ok || readsIn(v.af.doc.Kind, d) {
 			continue
 		}
 		tool := string(d.Tool)
@@ -491,13 +491,15 @@ func (v *syncView) canHold(name string, t mcpsync.Target) bool {
 	})
 }
 
-// readsIn reports whether a reader of kind reads it in dialect: a copy
-// there would be read twice.
-func readsIn(kind *registry.FileKind, dialect string) bool {
+// readsIn reports whether the dialect's own tool reads kind in it: a copy
+// there would be read twice. Another tool sharing the dialect does not
+// count (Kilo Code reads .mcp.json in Roo Code's dialect; Roo Code does
+// not read it).
+func readsIn(kind *registry.FileKind, d *registry.Dialect) bool {
 	if kind == nil {
 		return false
 	}
-	return slices.ContainsFunc(kind.Readers, func(r registry.Reader) bool { return string(r.Dialect) == dialect })
+	return slices.ContainsFunc(kind.Readers, func(r registry.Reader) bool { return r.Dialect == d.ID && r.Tool == d.Tool })
 }
 
 // toolName is a tool's display name.

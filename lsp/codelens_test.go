@@ -90,8 +90,9 @@ func TestCodeLensAndHintsSettingsTurnThemOff(t *testing.T) {
 
 	// On by default.
 	got := strings.Join(lensTitles(t, c.Request("2", "textDocument/codeLens", doc)), " | ")
-	// VS Code reads the .mcp.json of the workspace folder too.
-	if want := "Claude Code: pending approval | GitHub Copilot CLI: starts | VS Code: starts"; got != want {
+	// VS Code reads the .mcp.json of the workspace folder too, and so
+	// does Kilo Code without a .kilocode/mcp.json or .cursor/mcp.json.
+	if want := "Claude Code: pending approval | GitHub Copilot CLI: starts | VS Code: starts | Kilo Code: starts"; got != want {
 		t.Errorf("lenses %q, want %q", got, want)
 	}
 	if r := c.Request("3", "textDocument/inlayHint", hintParams); !strings.Contains(string(r["result"]), `"label":"unset"`) {
@@ -121,8 +122,8 @@ func TestCodeLensAndHintsSettingsTurnThemOff(t *testing.T) {
 	for _, m := range []string{"workspace/codeLens/refresh", "workspace/inlayHint/refresh"} {
 		c.WaitFrom(mark, m, func(f lsptest.Frame) bool { return f.Method() == m })
 	}
-	if got := lensTitles(t, c.Request("6", "textDocument/codeLens", doc)); len(got) != 3 {
-		t.Errorf("lenses after the setting is gone: %q, want 3", got)
+	if got := lensTitles(t, c.Request("6", "textDocument/codeLens", doc)); len(got) != 4 {
+		t.Errorf("lenses after the setting is gone: %q, want 4", got)
 	}
 }
 

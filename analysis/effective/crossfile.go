@@ -2,7 +2,6 @@ package effective
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -166,7 +165,7 @@ func fallbackIgnored(r *Result, src *Source, displayPath func(string) string) ru
 		Severity: rules.SeverityInformation,
 		Code:     rules.CodeFallbackIgnored,
 		Message: fmt.Sprintf("%s ignores this file: it reads %s only when no %s exists, and %s does",
-			r.Tool.Name, displayPath(src.Path), filepath.Base(src.Preferred), pref),
+			r.Tool.Name, displayPath(src.Path), PreferredName(r.LaunchDir, src.Preferred), pref),
 		Related: []rules.Related{{Path: src.Preferred, Span: span.Span{}, Message: fmt.Sprintf("the file %s reads instead", r.Tool.Name)}},
 		Data:    map[string]any{"tool": string(r.Tool.ID)},
 	}

@@ -195,9 +195,14 @@ func Compute(in Input) *Result {
 	var refusals []string // files the tool refuses: "path: why"
 	for li := range in.Tool.Profile.Layers {
 		layer := &in.Tool.Profile.Layers[li]
+		// A fallback layer gives way to the first of its preferred layers
+		// that found a file (Kilo Code: .kilocode/mcp.json, else
+		// .cursor/mcp.json, else .mcp.json).
 		preferred := ""
-		if layer.FallbackFor != "" {
-			preferred = found[layer.FallbackFor]
+		for _, id := range layer.FallbackFor {
+			if preferred = found[id]; preferred != "" {
+				break
+			}
 		}
 		for _, c := range layerFiles(in, layer) {
 			if notInFolder(in, c.path) {
@@ -226,7 +231,7 @@ func Compute(in Input) *Result {
 				// Not read at all: whatever else is wrong with it does not
 				// matter to this tool.
 				src.Preferred = preferred
-				src.Dropped = fmt.Sprintf("read only when no %s exists, and %s does", filepath.Base(preferred), preferred)
+				src.Dropped = fmt.Sprintf("read only when no %s exists, and %s does", PreferredName(in.LaunchDir, preferred), preferred)
 				continue
 			}
 			found[layer.ID] = c.path
@@ -682,6 +687,17 @@ func cmpOr(a, b string) string {
 	return b
 }
 
+// PreferredName is how a message names the file a fallback gives way to:
+// its path from the launch directory (".cursor/mcp.json": Kilo Code's
+// .mcp.json fallback gives way to it), or its base name where it is not
+// below it (Copilot CLI's .mcp.json in an ancestor).
+func PreferredName(launchDir, preferred string) string {
+	if rel, err := filepath.Rel(launchDir, preferred); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.Base(preferred)
+}
+
 // folders are the workspace folders the input names, else the launch
 // directory.
 func (in Input) folders() []string {
@@ -699,7 +715,7 @@ func notInFolder(in Input, path string) bool {
 	if readerOf(in, path) != nil {
 		return false
 	}
-	kind, ok := in.Registry.MatchIn(path, in.Env, []string{filepath.Dir(path)})
+	kind, ok := in.Registry.MatchAll(path, in.Env)
 	if !ok {
 		return false
 	}

@@ -371,3 +371,82 @@ func TestInvalidEntries_SkippedOrRefused_Verified(t *testing.T) {
 		}
 	}
 }
+
+// Kilo Code reads .kilocode/mcp.json, else the first of .cursor/mcp.json
+// and .mcp.json that exists (Kilo-Org/kilocode McpHub.ts
+// checkAlternativeMcpPaths, confirmed): a layer giving way to several.
+func TestKiloCode_FallbackToCursorThenMcpJson_ConfirmedKiloCode(t *testing.T) {
+	const kilo, cursor, dot = "/p/.kilocode/mcp.json", "/p/.cursor/mcp.json", "/p/.mcp.json"
+	w := world{
+		kilo:   `{"mcpServers": {"k": {"command": "k"}}}`,
+		cursor: `{"mcpServers": {"c": {"command": "c"}}}`,
+		dot:    `{"mcpServers": {"m": {"command": "m"}}}`,
+	}
+	ignoredFor := func(r *Result) map[string]string {
+		out := map[string]string{}
+		for _, src := range r.Sources {
+			if src.Preferred != "" {
+				out[filepath.ToSlash(src.Path)] = filepath.ToSlash(src.Preferred)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name    string
+		remove  []string
+		servers string
+		ignored map[string]string // fallback file -> the file it gives way to
+	}{
+		{"all three", nil, "k", map[string]string{cursor: kilo, dot: kilo}},
+		{"no .kilocode", []string{kilo}, "c", map[string]string{dot: cursor}},
+		{"only .mcp.json", []string{kilo, cursor}, "m", map[string]string{}},
+		{".kilocode and .mcp.json", []string{cursor}, "k", map[string]string{dot: kilo}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ww := world{}
+			for p, c := range w {
+				ww[p] = c
+			}
+			for _, p := range tc.remove {
+				delete(ww, p)
+			}
+			r := compute(t, "kilo-code", ww, "/p", "/p")
+			if got := strings.Join(names(r), ","); got != tc.servers {
+				t.Errorf("servers = %s, want %s", got, tc.servers)
+			}
+			if got := ignoredFor(r); len(got) != len(tc.ignored) || !mapsEqual(got, tc.ignored) {
+				t.Errorf("ignored = %v, want %v", got, tc.ignored)
+			}
+			cf := CrossFile([]*Result{r}, func(p string) string { return p })
+			for p := range tc.ignored {
+				if d := cf[p]; len(d) != 1 || d[0].Code != rules.CodeFallbackIgnored {
+					t.Errorf("cross-file findings on %s = %+v, want one %s", p, d, rules.CodeFallbackIgnored)
+				}
+			}
+		})
+	}
+	// Existing decides, not readable: a .cursor/mcp.json Kilo Code cannot
+	// parse still keeps .mcp.json out, and no project server starts.
+	r := compute(t, "kilo-code", world{cursor: `{"mcpServers": {`, dot: w[dot]}, "/p", "/p")
+	if len(r.Servers) != 0 {
+		t.Errorf("broken .cursor/mcp.json: servers = %v, want none", names(r))
+	}
+	if got := ignoredFor(r); got[dot] != cursor {
+		t.Errorf("broken .cursor/mcp.json: ignored = %v, want .mcp.json giving way to it", got)
+	}
+	// Claude Code's "http" type fails Kilo Code's zod schema, over the
+	// whole file: none of the fallback's servers start.
+	r = compute(t, "kilo-code", world{dot: `{"mcpServers": {"ok": {"command": "x"}, "web": {"type": "http", "url": "https://e.example/mcp"}}}`}, "/p", "/p")
+	if len(r.Servers) != 0 || len(r.Sources) != 1 || !strings.Contains(r.Sources[0].Dropped, `server "web" is invalid`) {
+		t.Errorf("Claude-style entry: sources %+v, servers %v; want the file refused because of \"web\"", r.Sources, names(r))
+	}
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}

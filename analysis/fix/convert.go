@@ -84,7 +84,7 @@ func FileConversions(doc *Document, ws *Workspace) []*Conversion {
 // file (convert.ConvertFile's output, in the source's indentation), or,
 // when the target exists, its servers added to it (same names replaced).
 func ConvertFile(doc *Document, ws *Workspace, to string) (*Conversion, error) {
-	if doc.Kind == nil || !doc.isJSON() || readsFile(doc.Kind, to) {
+	if doc.Kind == nil || !doc.isJSON() || readsFile(ws.Registry, doc.Kind, to) {
 		return nil, fmt.Errorf("%s already reads this file, or no tool does", ws.toolName(to))
 	}
 	var from string
@@ -330,14 +330,16 @@ func listServers(doc *Document) []*sourceServer {
 	return out
 }
 
-// readsFile reports whether a reader of kind reads it in dialect: then
-// converting into that dialect is pointless.
-func readsFile(kind *registry.FileKind, dialect string) bool {
+// readsFile reports whether the dialect's own tool reads kind in it: then
+// converting into that dialect is pointless. Another tool sharing the
+// dialect does not count (Kilo Code reads .mcp.json in Roo Code's
+// dialect; Roo Code does not read it).
+func readsFile(reg *registry.Registry, kind *registry.FileKind, dialect string) bool {
 	if kind == nil {
 		return false
 	}
-	_, ok := readerFor(kind, dialect)
-	return ok
+	d, ok := reg.Dialect(registry.DialectID(dialect))
+	return ok && slices.ContainsFunc(kind.Readers, func(r registry.Reader) bool { return r.Dialect == d.ID && r.Tool == d.Tool })
 }
 
 // readerFor returns the reader of kind that reads it in dialect.

@@ -66,7 +66,7 @@ func TestWrongServerMapKey(t *testing.T) {
 		{".mcp.json", `{"mcpServers": {}, "mcp": {"fs": {"type": "local", "command": ["npx"]}}}`, `"mcp"`, SeverityWarning,
 			`Claude Code and GitHub Copilot CLI ignore "mcp" (OpenCode's key): the servers in it are not loaded; move them into "mcpServers"`},
 		{"opencode.json", `{"mcpServers": {"fs": {"command": "npx"}}}`, `"mcpServers"`, SeverityError,
-			`OpenCode reads servers from "mcp", not "mcpServers" (the key of Claude Code, GitHub Copilot CLI, VS Code, Gemini CLI, Qwen Code, Cursor, Claude Desktop, Roo Code, Kilo Code, Kiro and Windsurf), so it loads none of these servers; rename it to "mcp"`},
+			`OpenCode reads servers from "mcp", not "mcpServers" (the key of Claude Code, GitHub Copilot CLI, VS Code, Kilo Code, Gemini CLI, Qwen Code, Cursor, Claude Desktop, Roo Code, Kiro and Windsurf), so it loads none of these servers; rename it to "mcp"`},
 		{"opencode.json", `{"mcp": {}, "servers": {}}`, `"servers"`, SeverityError,
 			`OpenCode refuses the whole configuration: "servers" is not one of its keys (VS Code's key); move the servers into "mcp"`},
 		{".vscode/mcp.json", `{"mcpServers": {"fs": {"command": "npx"}}}`, `"mcpServers"`, SeverityHint,

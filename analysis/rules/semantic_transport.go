@@ -54,6 +54,7 @@ var semTypeSpellings = map[string]map[string][]string{
 	schemas.OpenCode:   {"stdio": {"local"}, "http": {"remote"}, "sse": {"remote"}},
 	schemas.VSCode:     {"stdio": {"stdio"}, "http": {"http"}, "sse": {"sse"}},
 	schemas.Cursor:     {"stdio": {"stdio"}, "http": {"http", "streamable-http"}, "sse": {"sse"}},
+	schemas.RooCode:    {"stdio": {"stdio"}, "http": {"streamable-http"}, "sse": {"sse"}},
 }
 
 // semTypeClass is the transport a type spelling means in any tool, "" if it
@@ -203,6 +204,15 @@ func (c *semantic) missingType(e *semEntry) (*Diagnostic, []*registry.Reader) {
 					repl = "local"
 				}
 			}
+		case schemas.RooCode:
+			// Roo Code and Kilo Code skip a url without type alone
+			// (validateServerConfig); a command needs none.
+			if reason := e.reason(i, verdict.CodeMissingField, "type"); reason != nil && hasURL && !hasCommand {
+				o = semOutcomeOf(reason.Outcome)
+				if repl == "" {
+					repl = semRemoteType(e)
+				}
+			}
 		}
 		vs = append(vs, semVerdict{r, o})
 	}
@@ -211,6 +221,13 @@ func (c *semantic) missingType(e *semEntry) (*Diagnostic, []*registry.Reader) {
 		return nil, nil
 	}
 	blamed := vs.readers(outSkipped, outRefused, outMayNotLoad)
+	// The spelling every reader takes: Claude Code's "http" is no type
+	// to Kilo Code reading the same .mcp.json, "streamable-http" is.
+	if blamed[0].Dialect != schemas.OpenCode {
+		if cand := c.commonType(e, semTypeClass(repl)); cand != "" {
+			repl = cand
+		}
+	}
 	// Claude Code's own words (2.1.328: `MCP server "x" has a "url" but no
 	// "type"; add "type": "http" (or "sse" / "ws") to this entry`).
 	reason := `it has a "url" but no "type"`

@@ -90,7 +90,7 @@ func TestActionScript(t *testing.T) {
 		}
 		// The default format is github: the annotations of the example.
 		for _, want := range []string{
-			"::error file=.mcp.json,line=4,col=15,endLine=4,endColumn=22,title=type-not-accepted::Claude Code and VS Code skip server \"filesystem\": unknown type \"local\"",
+			"::error file=.mcp.json,line=4,col=15,endLine=4,endColumn=22,title=type-not-accepted::Claude Code and VS Code skip server \"filesystem\" and Kilo Code refuses the whole configuration because of server \"filesystem\": unknown type \"local\"",
 			"::warning file=.mcp.json,line=12,col=5,endLine=12,endColumn=11,title=duplicate-key::duplicate key \"docs\"",
 			"::notice file=.mcp.json,line=9,col=7,endLine=9,endColumn=12,title=key-ignored-by-tool::",
 			"::error file=services/api/opencode.json,line=6,col=18,endLine=6,endColumn=68,title=command-form::",

@@ -224,7 +224,10 @@ func TestCheckFixNeverWritesABrokenFile(t *testing.T) {
 func TestCheckFixUnsafe(t *testing.T) {
 	const secret = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789"
 	src := "{\n  \"mcpServers\": {\n    \"web\": {\"type\": \"http\", \"url\": \"https://a.example.com\"},\n    \"web\": {\"type\": \"http\", \"url\": \"https://b.example.com\", \"headers\": {\"X-Api-Key\": \"" + secret + "\"}}\n  }\n}\n"
-	dir := writeTree(t, map[string]string{".mcp.json": src})
+	// The project runs Claude Code, Copilot CLI and VS Code: Kilo Code,
+	// which would read this .mcp.json too (no .kilocode/mcp.json), takes
+	// no "http" type and expands only ${env:NAME}.
+	dir := writeTree(t, map[string]string{".mcp.json": src, ".mcp-lsp.json": `{"tools": ["claude-code", "copilot-cli", "vscode"]}`})
 	setHome(t, filepath.Join(dir, "home"))
 	if _, errOut, code := runCLI(t, "check", "--unsafe", dir); code != 2 || !strings.Contains(errOut, "--unsafe needs --fix or --diff") {
 		t.Errorf("--unsafe alone: exit %d, stderr %q", code, errOut)

@@ -51,7 +51,7 @@ func TestCheckTextOutputAndExitCodes(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit code = %d, want 1 (an error was found); stderr: %s", code, errOut)
 	}
-	want := filepath.Join(dir, ".mcp.json") + ":2:40: error: trailing commas are not allowed in strict JSON; Claude Code and GitHub Copilot CLI drop the whole file [trailing-comma-in-strict-json]\n"
+	want := filepath.Join(dir, ".mcp.json") + ":2:40: error: trailing commas are not allowed in strict JSON; Claude Code, GitHub Copilot CLI and Kilo Code drop the whole file [trailing-comma-in-strict-json]\n"
 	if out != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
 	}

@@ -181,7 +181,7 @@ func TestSARIFValidates(t *testing.T) {
 // the finding moves to another server; no secret value appears.
 func TestSARIFPositionsAndFingerprints(t *testing.T) {
 	const secret = "ghp_0123456789abcdefghijklmnopqrstuvwxyz"
-	before := "{\r\n  \"mcpServers\": {\r\n    \"😀é\": {\"type\": \"local\", \"command\": \"x\"},\r\n    \"gh\": {\"type\": \"http\", \"url\": \"https://api.example.com\", \"headers\": {\"Authorization\": \"Bearer " + secret + "\"}}\r\n  }\r\n}\r\n"
+	before := "{\r\n  \"mcpServers\": {\r\n    \"😀é\": {\"type\": \"local\", \"command\": \"x\"},\r\n    \"gh\": {\"type\": \"streamable-http\", \"url\": \"https://api.example.com\", \"headers\": {\"Authorization\": \"Bearer " + secret + "\"}}\r\n  }\r\n}\r\n"
 	dir := writeTree(t, map[string]string{".mcp.json": before})
 	log, out, _ := checkSARIF(t, dir, ".")
 	if strings.Contains(string(out), secret) || strings.Contains(string(out), "0123456789abcdef") {

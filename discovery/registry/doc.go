@@ -80,7 +80,9 @@
 //	                  until that boolean is true the gate stays
 //	                  closed whatever the gate files say (Claude Code
 //	                  2.1.328's hasTrustDialogAccepted); a rejection stands
-//	  "fallbackFor":  an earlier layer's id: read only when it found no file
+//	  "fallbackFor":  earlier layers' ids: read only when none of them
+//	                  found a file (the first that did is the one it
+//	                  gives way to)
 //	  "enabledKey":   the entry key whose false turns a server off in these
 //	                  files ("enabled" in OpenCode's format); absent: none
 //	  "disabledKey":  the entry key whose true turns a server off ("disabled"

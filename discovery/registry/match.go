@@ -319,24 +319,62 @@ func (r *Registry) matchUncached(p string, env Env) (*FileKind, bool) {
 // MatchIn is [Registry.Match] for a file seen from the workspace folders
 // (absolute directories: an editor's open folders, the directories given
 // to `mcp-lsp check`, the launch directory of `mcp-lsp effective`). A
-// reader whose At is "workspace-folder" reads the file only when it sits
-// directly in one of them: VS Code reads <folder>/.mcp.json, not the
-// .mcp.json of a subfolder or of an ancestor. Elsewhere the kind is
-// returned without such readers, as Match returns it for every file. This
-// is the one place that decision is made.
+// reader whose At is "workspace-folder" reads the file only where the
+// kind's glob, without its leading "**/", matches the path from one of
+// them: VS Code reads <folder>/.mcp.json, not the .mcp.json of a
+// subfolder or of an ancestor; Kilo Code reads <folder>/.cursor/mcp.json.
+// Elsewhere the kind is returned without such readers, as Match returns
+// it for every file. This is the one place that decision is made.
 func (r *Registry) MatchIn(p string, env Env, folders []string) (*FileKind, bool) {
 	k, ok := r.match(p, env)
 	if !ok || k.away == nil {
 		return k, ok
 	}
-	dir := path.Dir(cleanPath(p))
+	p = cleanPath(p)
 	fold := env.CaseInsensitive()
 	for _, f := range folders {
-		if f := cleanPath(f); f == dir || fold && strings.EqualFold(f, dir) {
+		if k.inFolder(p, cleanPath(f), fold) {
 			return k, true
 		}
 	}
 	return k.away, true
+}
+
+// MatchAll is [Registry.Match] with every reader of the kind, as if the
+// file sat in a workspace folder: who could read a file like this one.
+func (r *Registry) MatchAll(p string, env Env) (*FileKind, bool) {
+	return r.match(p, env)
+}
+
+// inFolder reports whether p (clean) is the kind's file of the workspace
+// folder f (clean): the path below f matches one of the kind's globs
+// without its leading "**".
+func (k *FileKind) inFolder(p, f string, fold bool) bool {
+	var rel string
+	switch {
+	case f == "/" && strings.HasPrefix(p, "/"):
+		rel = p[1:]
+	case len(p) > len(f)+1 && p[len(f)] == '/' && (p[:len(f)] == f || fold && strings.EqualFold(p[:len(f)], f)):
+		rel = p[len(f)+1:]
+	default:
+		return false
+	}
+	if fold {
+		rel = strings.ToLower(rel)
+	}
+	parts := splitPath(rel)
+	for _, g := range k.globs {
+		for i := range g.alts {
+			segs := g.alts[i].segs
+			if fold {
+				segs = g.alts[i].lower
+			}
+			if len(segs) >= 2 && segs[0] == "**" && matchSegments(segs[1:], parts) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // cleanPath normalises separators to "/" and cleans the path lexically,

@@ -279,16 +279,37 @@ func TestMatchInWorkspaceFolder(t *testing.T) {
 		folders []string
 		want    []ToolID
 	}{
-		{"/w/proj/.mcp.json", []string{"/w/proj"}, []ToolID{"claude-code", "copilot-cli", "vscode"}},
-		{"/w/proj/.mcp.json", []string{"/w/other", "/w/proj/"}, []ToolID{"claude-code", "copilot-cli", "vscode"}},
+		{"/w/proj/.mcp.json", []string{"/w/proj"}, []ToolID{"claude-code", "copilot-cli", "vscode", "kilo-code"}},
+		{"/w/proj/.mcp.json", []string{"/w/other", "/w/proj/"}, []ToolID{"claude-code", "copilot-cli", "vscode", "kilo-code"}},
 		{"/w/proj/services/.mcp.json", []string{"/w/proj"}, []ToolID{"claude-code", "copilot-cli"}},
 		{"/w/.mcp.json", []string{"/w/proj"}, []ToolID{"claude-code", "copilot-cli"}},
 		{"/w/proj/.mcp.json", nil, []ToolID{"claude-code", "copilot-cli"}},
+		{"/.mcp.json", []string{"/"}, []ToolID{"claude-code", "copilot-cli", "vscode", "kilo-code"}},
 	} {
 		k, ok := r.MatchIn(tc.path, env, tc.folders)
 		if !ok || k.ID != "mcp-json" || !slices.Equal(readers(k), tc.want) {
 			t.Errorf("MatchIn(%s, %v) = %v %v, want mcp-json read by %v", tc.path, tc.folders, k, ok, tc.want)
 		}
+	}
+	// A kind whose glob has more than the file name: the folder is the
+	// path without the glob's tail (Kilo Code reads <folder>/.cursor/mcp.json).
+	for _, tc := range []struct {
+		path    string
+		folders []string
+		want    []ToolID
+	}{
+		{"/w/proj/.cursor/mcp.json", []string{"/w/proj"}, []ToolID{"cursor", "kilo-code"}},
+		{"/w/proj/.cursor/mcp.json", []string{"/w/proj/.cursor"}, []ToolID{"cursor"}},
+		{"/w/proj/sub/.cursor/mcp.json", []string{"/w/proj"}, []ToolID{"cursor"}},
+		{"/w/proj2/.cursor/mcp.json", []string{"/w/proj"}, []ToolID{"cursor"}},
+	} {
+		k, ok := r.MatchIn(tc.path, env, tc.folders)
+		if !ok || k.ID != "cursor-project" || !slices.Equal(readers(k), tc.want) {
+			t.Errorf("MatchIn(%s, %v) = %v %v, want cursor-project read by %v", tc.path, tc.folders, k.ID, ok, tc.want)
+		}
+	}
+	if k, _ := r.MatchAll("/w/proj/sub/.cursor/mcp.json", env); !slices.Contains(readers(k), "kilo-code") {
+		t.Error("MatchAll leaves out a workspace-folder reader")
 	}
 	if k, _ := r.Match("/w/proj/.mcp.json", env); slices.Contains(readers(k), "vscode") {
 		t.Error("Match names VS Code as a reader of a .mcp.json without knowing the workspace folders")

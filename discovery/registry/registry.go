@@ -241,9 +241,13 @@ type Layer struct {
 	// the gate files say (Claude Code 2.1.328 counts approval only after
 	// the trust dialog).
 	GateTrust *GateTrust `json:"gateTrust,omitempty"`
-	// FallbackFor names a layer: this layer is read only when that one
-	// found no file (Copilot reads .github/mcp.json only without .mcp.json).
-	FallbackFor string `json:"fallbackFor,omitempty"`
+	// FallbackFor names earlier layers: this layer is read only when none
+	// of them found a file (Copilot CLI reads .github/mcp.json only
+	// without .mcp.json; Kilo Code reads .cursor/mcp.json only without
+	// .kilocode/mcp.json, and .mcp.json only without either). A file
+	// counts once it exists, whether or not the tool can read it: a
+	// broken preferred file still keeps the fallback out.
+	FallbackFor []string `json:"fallbackFor,omitempty"`
 	// EnabledKey is the entry key whose false value turns a server off in
 	// this layer's files ("enabled" in OpenCode's format); "" when the
 	// tool has none there. Claude Code drops an unknown "enabled" key and

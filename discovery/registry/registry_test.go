@@ -122,7 +122,9 @@ func TestParseRejectsBrokenData(t *testing.T) {
 		{"profile server map", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/.t.json","serverMaps":[]}]`)), dialect, ""), "no server maps"},
 		{"profile walk boundary", doc(profiled(tool, layer("p", `"walk":{"names":["t.json"],"boundary":"home","serverMaps":[["s"]]}`)), dialect, ""), "not root or git-root"},
 		{"profile duplicate layer", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}]`)+","+layer("u", `"files":[{"path":"{home}/b","serverMaps":[["s"]]}]`)), dialect, ""), "duplicate id"},
-		{"profile fallback", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}],"fallbackFor":"later"`)), dialect, ""), "names no earlier layer"},
+		{"profile fallback", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}],"fallbackFor":["later"]`)), dialect, ""), "names no earlier layer"},
+		{"profile fallback second", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}]`)+","+layer("v", `"files":[{"path":"{home}/b","serverMaps":[["s"]]}],"fallbackFor":["u","w"]`)), dialect, ""), `fallbackFor "w" names no earlier layer`},
+		{"profile fallback empty", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}],"fallbackFor":[]`)), dialect, ""), "fallbackFor is empty"},
 		{"profile layer fact", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}],"jsonc":{"value":true,"confidence":"confirmed"}`)), dialect, ""), "needs a source"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -240,6 +242,8 @@ func TestReaders(t *testing.T) {
 		{"mcp-json", "copilot-cli", "copilot-cli", false, false, DropsFile, "mcpServers"},
 		// Only directly in a workspace folder (At), as Claude Code's format.
 		{"mcp-json", "vscode", "vscode-dot-mcp", true, true, DropsFile, "mcpServers"},
+		// Kilo Code's fallbacks, read as .kilocode/mcp.json is (fallback gate).
+		{"mcp-json", "kilo-code", "roo-code", false, false, DropsFile, "mcpServers"},
 		{"github-mcp-json", "copilot-cli", "copilot-cli", false, false, DropsFile, "mcpServers"},
 		{"github-mcp-config-json", "copilot-cli", "copilot-cli", false, false, UnknownEffect, "mcpServers"},
 		{"copilot-user-config", "copilot-cli", "copilot-cli", true, false, DropsFile, "mcpServers"},
@@ -264,6 +268,7 @@ func TestReaders(t *testing.T) {
 		{"vscode-workspace", "vscode", "vscode", true, true, Partial, "servers|mcpServers"}, // mcpServers: deprecated, still read
 		{"vscode-user", "vscode", "vscode", true, true, Partial, "servers|mcpServers"},
 		{"cursor-project", "cursor", "cursor", false, false, DropsFile, "mcpServers"},
+		{"cursor-project", "kilo-code", "roo-code", false, false, DropsFile, "mcpServers"},
 		{"cursor-user", "cursor", "cursor", false, false, DropsFile, "mcpServers"},
 		{"claude-desktop", "claude-desktop", "claude-desktop", false, false, OverwritesFile, "mcpServers"},
 		{"nyzhi-project", "nyzhi", "nyzhi", false, true, RefusesConfig, "mcp.servers"},

@@ -381,8 +381,13 @@ func validateProfile(where string, p *Profile, add func(string, ...any), basis f
 		if l.Gate != "" && len(l.GateFiles) == 0 && !(l.Gate == GateTrustedFolder && p.Trust != nil) {
 			add("%s: gate %q needs gateFiles", lw, l.Gate)
 		}
-		if l.FallbackFor != "" && !seen[l.FallbackFor] {
-			add("%s: fallbackFor %q names no earlier layer", lw, l.FallbackFor)
+		for _, f := range l.FallbackFor {
+			if !seen[f] {
+				add("%s: fallbackFor %q names no earlier layer", lw, f)
+			}
+		}
+		if l.FallbackFor != nil && len(l.FallbackFor) == 0 {
+			add("%s: fallbackFor is empty (leave it out: the layer is always read)", lw)
 		}
 		basis(lw, l.Basis)
 		if l.JSONC != nil {

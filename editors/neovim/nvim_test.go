@@ -145,7 +145,7 @@ func TestNeovimClient(t *testing.T) {
 		}
 		lenses = append(lenses, l.Title)
 	}
-	if got, want := strings.Join(lenses, " | "), "Claude Code: pending approval | GitHub Copilot CLI: folder not trusted | OpenCode: not read here | VS Code: starts"; got != want {
+	if got, want := strings.Join(lenses, " | "), "Claude Code: pending approval | GitHub Copilot CLI: folder not trusted | OpenCode: not read here | VS Code: starts | Kilo Code: starts"; got != want {
 		t.Errorf("code lenses %q, want %q", got, want)
 	}
 
