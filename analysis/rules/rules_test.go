@@ -123,8 +123,15 @@ a whole file (` + "`.roo/mcp.json`" + `, the global ` + "`mcp_settings.json`" + 
 schema: one invalid entry and none of the file's servers start (a ` + "`url`" + `
 without ` + "`type`" + ` is skipped alone); unknown keys are stripped. Kilo Code, its
 fork, reads ` + "`.kilocode/mcp.json`" + ` and its own global ` + "`mcp_settings.json`" + ` with the
-same code (Kilo-Org/kilocode McpHub.ts), so the same dialect; its fallback to
-` + "`.cursor/mcp.json`" + ` and ` + "`.mcp.json`" + ` is not modelled yet. Zed reads
+same code (Kilo-Org/kilocode McpHub.ts), so the same dialect. When the
+workspace folder has no ` + "`.kilocode/mcp.json`" + `, Kilo Code reads the first of
+its ` + "`.cursor/mcp.json`" + ` and ` + "`.mcp.json`" + ` that exists instead (existing decides,
+not readable: a broken ` + "`.cursor/mcp.json`" + ` keeps ` + "`.mcp.json`" + ` out), with the
+same whole-file validation: a ` + "`.mcp.json`" + ` in Claude Code's format with
+` + "`" + `"type": "http"` + "`" + ` starts nothing for Kilo Code (` + "`type-not-accepted`" + ` says so;
+` + "`" + `"streamable-http"` + "`" + ` works in every reader), and a ` + "`${VAR}`" + ` there is not
+expanded by it. A fallback file a tool ignores because the file it stands in
+for exists gets ` + "`fallback-file-ignored`" + `. Zed reads
 ` + "`context_servers`" + ` from its settings files: an entry that fits none of its
 shapes (` + "`command`" + ` without ` + "`args`" + `, a header that is not a string) makes Zed
 reject the whole settings file, while an invalid ` + "`env`" + ` or ` + "`timeout`" + ` is only
