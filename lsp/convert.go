@@ -1,8 +1,10 @@
 package lsp
 
 import (
+	"bytes"
 	"log/slog"
 	"reflect"
+	"slices"
 	"sync"
 
 	"go.lsp.dev/protocol"
@@ -44,12 +46,54 @@ func toProtocolDiagnostics(snap *cache.Snapshot, f *cache.File, found []rules.Di
 // Mappers) of the caller: each file is indexed once for all the findings
 // and related places that point into it.
 func convertDiagnostics(loc *locator, f *cache.File, found []rules.Diagnostic, logger *slog.Logger) []protocol.Diagnostic {
+	out, _ := convertReusing(loc, f, found, nil, logger)
+	return out
+}
+
+// converted is one file's findings as last converted, for the next
+// conversion of the same file (convertReusing). Read-only once made.
+type converted struct {
+	uri     protocol.DocumentURI // the file's own, in related information
+	content []byte
+	found   []rules.Diagnostic
+	diags   []protocol.Diagnostic // diags[i] is found[i] converted,
+	ok      []bool                // unless !ok[i] (dropped)
+	reused  int                   // findings taken from the last, for tests
+}
+
+// convertReusing is convertDiagnostics that takes a finding's conversion
+// from prev, the file's last, where it must be the same: the finding is
+// the same (at the same index of the sorted list) and everything it
+// points at in the file lies before the first byte where the file's text
+// changed, so that its positions are the same. An edit of a large file
+// changes few of its findings, and leaves the positions of those before
+// it as they were: a 1,000-server file's 1,300 findings were each mapped
+// and built again. It returns the record for the next call.
+func convertReusing(loc *locator, f *cache.File, found []rules.Diagnostic, prev *converted, logger *slog.Logger) ([]protocol.Diagnostic, *converted) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	m := loc.cache.of(f)
+	self := pathToURI(f.Path)
+	if f.Overlay != nil {
+		self = protocol.DocumentURI(f.Overlay.URI)
+	}
+	next := &converted{uri: self, content: f.Content, found: found, diags: make([]protocol.Diagnostic, len(found)), ok: make([]bool, len(found))}
+	same := 0 // the text's common prefix with prev's
+	if prev != nil && prev.uri == self {
+		same = commonPrefix(prev.content, f.Content)
+	}
+	var m *Mapper // made when a finding needs it
 	out := make([]protocol.Diagnostic, 0, len(found))
-	for _, d := range found {
+	for i, d := range found {
+		if prev != nil && i < len(prev.found) && prev.ok[i] && before(d, f.Path, same) && sameFinding(&d, &prev.found[i]) {
+			next.diags[i], next.ok[i] = prev.diags[i], true
+			next.reused++
+			out = append(out, prev.diags[i])
+			continue
+		}
+		if m == nil {
+			m = loc.cache.of(f)
+		}
 		rng, err := m.Range(d.Span)
 		if err != nil {
 			// A span outside the file is a bug in a rule; drop the one
@@ -77,9 +121,47 @@ func convertDiagnostics(loc *locator, f *cache.File, found []rules.Diagnostic, l
 		if len(d.Data) > 0 {
 			pd.Data = d.Data
 		}
+		next.diags[i], next.ok[i] = pd, true
 		out = append(out, pd)
 	}
-	return out
+	return out, next
+}
+
+// before reports whether every place finding d points at in its file
+// (path) ends before offset at, so that its positions are those of the
+// same offsets in any text with the same first at bytes. A related place
+// in another file depends on that file: never.
+func before(d rules.Diagnostic, path string, at int) bool {
+	if d.Span.End >= at {
+		return false
+	}
+	for _, r := range d.Related {
+		if (r.Path != "" && r.Path != path) || r.Span.End >= at {
+			return false
+		}
+	}
+	return true
+}
+
+// sameFinding reports whether a and b convert alike in the same text.
+func sameFinding(a, b *rules.Diagnostic) bool {
+	return a.Span == b.Span && a.Severity == b.Severity && a.Code == b.Code && a.Message == b.Message &&
+		slices.Equal(a.Tags, b.Tags) && slices.Equal(a.Related, b.Related) && sameValue(a.Data, b.Data)
+}
+
+// commonPrefix is the length of the longest common prefix of a and b,
+// compared a block at a time (bytes.Equal is vectorised).
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	const block = 4096
+	i := 0
+	for i+block <= n && bytes.Equal(a[i:i+block], b[i:i+block]) {
+		i += block
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
 }
 
 func relatedLocation(loc *locator, f *cache.File, m *Mapper, r rules.Related) (protocol.Location, bool) {

@@ -49,6 +49,11 @@ type diagnoser struct {
 	// worker only.
 	encodings map[string]*diagnosticCache
 
+	// conv is each file's findings as last converted, for the next
+	// conversion (convertReusing); the worker and pull requests share it.
+	convMu sync.Mutex
+	conv   map[string]*converted
+
 	// deferred is set while a run is skipped or thrown away because a
 	// writer is pending: the writer's completion then triggers a run
 	// (resume), whatever that writer was.
@@ -187,6 +192,9 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 	for _, path := range gone {
 		delete(d.tracked, path)
 		delete(d.held, path)
+		d.convMu.Lock()
+		delete(d.conv, path)
+		d.convMu.Unlock()
 		if _, ok := d.published[path]; ok {
 			results[path] = publication{uri: d.published[path].uri, diags: []protocol.Diagnostic{}}
 		}
@@ -261,7 +269,17 @@ func (d *diagnoser) diagnose(snap *cache.Snapshot, f *cache.File, opts cache.Dia
 	if kind, _ := opts.Match(f.Path); d.s.leavesSchemaToClient(kind) {
 		found = withoutSchemaFindings(snap.Parse(f), found)
 	}
-	p.diags = convertDiagnostics(newLocator(snap, d.s.mappers), f, found, d.s.logger)
+	d.convMu.Lock()
+	prev := d.conv[f.Path]
+	d.convMu.Unlock()
+	var next *converted
+	p.diags, next = convertReusing(newLocator(snap, d.s.mappers), f, found, prev, d.s.logger)
+	d.convMu.Lock()
+	if d.conv == nil {
+		d.conv = map[string]*converted{}
+	}
+	d.conv[f.Path] = next
+	d.convMu.Unlock()
 	return p, true
 }
 

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"reflect"
 	"slices"
 
 	"go.lsp.dev/protocol"
@@ -146,6 +147,11 @@ func sameValue(a, b any) bool {
 		b, ok := b.(map[string]any)
 		if !ok || (a == nil) != (b == nil) || len(a) != len(b) {
 			return false
+		}
+		if reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() {
+			// The same map: findings share their Data across analyses
+			// (rules.Diagnostic.Data is read-only).
+			return true
 		}
 		for k, v := range a {
 			w, ok := b[k]

@@ -26,7 +26,7 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 			out[path] = append(out[path], d)
 		}
 	}
-	readers := definitionReaders(results)
+	readers := &launchReaders{results: results}
 	var twice twice
 	for _, r := range results {
 		twice.add(r)
@@ -140,6 +140,21 @@ func definitionReaders(results []*Result) readersOf {
 		}
 	}
 	return out
+}
+
+// launchReaders is readersOf, built on first use: only a duplicate asks,
+// and building it for every definition of every tool was a twentieth of
+// an edit of a 1,000-server file without any.
+type launchReaders struct {
+	results []*Result
+	of      readersOf
+}
+
+func (l *launchReaders) seeBoth(copy, winner *Definition) bool {
+	if l.of == nil {
+		l.of = definitionReaders(l.results)
+	}
+	return l.of.seeBoth(copy, winner)
 }
 
 // seeBoth reports whether every tool launch that reads the copy also

@@ -270,7 +270,7 @@ func (t *twice) add(r *Result) {
 // the server from a tool that starts it once (a .mcp.json server that VS
 // Code also has under another name in .vscode/mcp.json is the only copy
 // Claude Code reads).
-func (t *twice) diagnostics(displayPath func(string) string, readers readersOf) map[string][]rules.Diagnostic {
+func (t *twice) diagnostics(displayPath func(string) string, readers *launchReaders) map[string][]rules.Diagnostic {
 	out := map[string][]rules.Diagnostic{}
 	for _, key := range t.order {
 		f := t.found[key]

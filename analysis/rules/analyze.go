@@ -117,21 +117,30 @@ var genericCodes = map[string]bool{}
 // dropGenericDuplicates removes a generic finding that shares its span
 // with a specific one.
 func dropGenericDuplicates(ds []Diagnostic) []Diagnostic {
-	// Most files have no generic finding at all (a 1,000-server file has
-	// 1,300 specific ones): then there is nothing to drop, nor a set of
-	// every span to build.
-	if !slices.ContainsFunc(ds, func(d Diagnostic) bool { return genericCodes[d.Code] }) {
+	// Generic findings are few (a 1,000-server file has a dozen among
+	// 1,300 specific ones): the set is of their spans, and only a
+	// specific finding on one of those marks it.
+	var generic map[[2]int]bool // span -> a specific finding shares it
+	for _, d := range ds {
+		if genericCodes[d.Code] {
+			if generic == nil {
+				generic = map[[2]int]bool{}
+			}
+			generic[[2]int{d.Span.Start, d.Span.End}] = false
+		}
+	}
+	if generic == nil {
 		return ds
 	}
-	specific := map[[2]int]bool{}
 	for _, d := range ds {
-		if !genericCodes[d.Code] {
-			specific[[2]int{d.Span.Start, d.Span.End}] = true
+		at := [2]int{d.Span.Start, d.Span.End}
+		if _, ok := generic[at]; ok && !genericCodes[d.Code] {
+			generic[at] = true
 		}
 	}
 	out := ds[:0]
 	for _, d := range ds {
-		if genericCodes[d.Code] && specific[[2]int{d.Span.Start, d.Span.End}] {
+		if genericCodes[d.Code] && generic[[2]int{d.Span.Start, d.Span.End}] {
 			continue
 		}
 		out = append(out, d)

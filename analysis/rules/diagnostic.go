@@ -90,13 +90,34 @@ type Diagnostic struct {
 
 // SortDiagnostics orders diagnostics by position, then code and message, so
 // output is deterministic (schema validators and map iteration are not).
+//
+// The sort is stable. It sorts indexes, not the findings (112 bytes each,
+// which a stable sort of 1,300 moved about many times over), and leaves
+// a list sorted already as it is.
 func SortDiagnostics(ds []Diagnostic) {
-	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+	order := func(a, b *Diagnostic) int {
 		return cmp.Or(
 			cmp.Compare(a.Span.Start, b.Span.Start),
 			cmp.Compare(a.Span.End, b.Span.End),
 			cmp.Compare(a.Code, b.Code),
 			cmp.Compare(a.Message, b.Message),
 		)
-	})
+	}
+	sorted := true
+	for i := 1; i < len(ds) && sorted; i++ {
+		sorted = order(&ds[i-1], &ds[i]) <= 0
+	}
+	if sorted {
+		return
+	}
+	idx := make([]int32, len(ds))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(a, b int32) int { return cmp.Or(order(&ds[a], &ds[b]), cmp.Compare(a, b)) })
+	out := make([]Diagnostic, len(ds))
+	for i, j := range idx {
+		out[i] = ds[j]
+	}
+	copy(ds, out)
 }
