@@ -503,10 +503,10 @@ type aloneField struct {
 	index int
 }
 
+// aloneKey is what alone depends on besides the verdict's entry.
 type aloneKey struct {
-	verdict *verdict.Verdict
-	layer   *registry.Layer
-	interp  *registry.Interpolation
+	layer  *registry.Layer
+	interp *registry.Interpolation
 }
 
 // aloneOf returns what resolve makes of d alone, from the cache c; nil
@@ -516,8 +516,8 @@ func aloneOf(c *verdict.Cache, d *Definition) *alone {
 	if v == nil || v.Kind != jsonc.Object {
 		return nil
 	}
-	key := aloneKey{d.Verdict, d.Source.Layer, d.Source.Interpolation}
-	a, _ := c.Derived(key, func() any {
+	key := aloneKey{d.Source.Layer, d.Source.Interpolation}
+	a, _ := c.Derived(d.Verdict, key, func() any {
 		s := &Server{Winner: d, Enabled: true}
 		mergeFields(s, []*Definition{d})
 		a := &alone{ignored: s.Ignored, enabled: s.Enabled, variables: s.Variables, fields: make([]aloneField, len(s.Fields))}

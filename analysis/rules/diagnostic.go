@@ -13,6 +13,7 @@ package rules
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 )
@@ -96,12 +97,18 @@ type Diagnostic struct {
 // a list sorted already as it is.
 func SortDiagnostics(ds []Diagnostic) {
 	order := func(a, b *Diagnostic) int {
-		return cmp.Or(
-			cmp.Compare(a.Span.Start, b.Span.Start),
-			cmp.Compare(a.Span.End, b.Span.End),
-			cmp.Compare(a.Code, b.Code),
-			cmp.Compare(a.Message, b.Message),
-		)
+		// Not cmp.Or, which compares the strings of findings that differ
+		// in position already.
+		if c := cmp.Compare(a.Span.Start, b.Span.Start); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Span.End, b.Span.End); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Code, b.Code); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Message, b.Message)
 	}
 	sorted := true
 	for i := 1; i < len(ds) && sorted; i++ {
@@ -114,7 +121,12 @@ func SortDiagnostics(ds []Diagnostic) {
 	for i := range idx {
 		idx[i] = int32(i)
 	}
-	slices.SortFunc(idx, func(a, b int32) int { return cmp.Or(order(&ds[a], &ds[b]), cmp.Compare(a, b)) })
+	slices.SortFunc(idx, func(a, b int32) int {
+		if c := order(&ds[a], &ds[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	out := make([]Diagnostic, len(ds))
 	for i, j := range idx {
 		out[i] = ds[j]

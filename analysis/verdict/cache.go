@@ -2,7 +2,6 @@ package verdict
 
 import (
 	"strconv"
-	"sync"
 	"sync/atomic"
 
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
@@ -20,7 +19,8 @@ import (
 // generations of MemoGeneration entries, or of the largest file, Fit).
 type Cache struct {
 	verdicts Memo[cacheKey, *Verdict]
-	derived  derivedMemo
+	// derivations counts the Derived answers computed.
+	derivations atomic.Int64
 	// judged counts the verdicts computed (cache misses): tests assert
 	// that an unchanged entry is not judged again.
 	judged atomic.Int64
@@ -28,10 +28,7 @@ type Cache struct {
 
 // Fit makes room for n verdicts in one generation (Memo.Fit): the
 // analysis of a file calls it with the file's entries times readers.
-func (c *Cache) Fit(n int) {
-	c.verdicts.Fit(n)
-	c.derived.fit(n)
-}
+func (c *Cache) Fit(n int) { c.verdicts.Fit(n) }
 
 // Judged is the number of verdicts computed through the cache so far.
 func (c *Cache) Judged() int64 { return c.judged.Load() }
@@ -40,10 +37,7 @@ func (c *Cache) Judged() int64 { return c.judged.Load() }
 func NewCache() *Cache { return &Cache{} }
 
 // Reset empties the cache (cold-start measurements and tests).
-func (c *Cache) Reset() {
-	c.verdicts.Reset()
-	c.derived.reset()
-}
+func (c *Cache) Reset() { c.verdicts.Reset() }
 
 // Len is the number of verdicts in the current generation.
 func (c *Cache) Len() int { return c.verdicts.Len() }
@@ -81,78 +75,37 @@ func AppendKeyString(b []byte, s string) []byte {
 
 // Derivations is the number of Derived answers computed so far (misses):
 // tests assert that an unchanged entry's are not computed again.
-func (c *Cache) Derivations() int {
-	c.derived.mu.Lock()
-	defer c.derived.mu.Unlock()
-	return c.derived.puts
-}
+func (c *Cache) Derivations() int64 { return c.derivations.Load() }
 
-// Derived returns compute's answer for key, computed once while the cache
-// keeps it: facts another package derives from cached verdicts and their
-// entries alone (the effective engine's merged fields of a server defined
-// once, keyed by its *Verdict and the layer), reused across snapshots like
-// the verdicts. compute must depend on nothing but key, and what it
-// returns is shared: read-only. A key holding a *Verdict keeps that
-// verdict alive, so a later one cannot take its address. Bounded like the
-// verdicts (two generations). A nil Cache computes every time.
-func (c *Cache) Derived(key any, compute func() any) any {
-	if c == nil {
+// Derived returns compute's answer for (v, key), computed once while v is
+// cached: facts another package derives from a cached verdict and its
+// entry alone (the effective engine's merged fields of a server defined
+// once, keyed by the layer), reused across snapshots like the verdicts.
+// compute must depend on nothing but v's entry and key, and what it
+// returns is shared: read-only. The answers live on the verdict, so they
+// go with it, and a lookup locks that verdict alone. A nil Cache
+// computes every time.
+func (c *Cache) Derived(v *Verdict, key any, compute func() any) any {
+	if c == nil || v == nil {
 		return compute()
 	}
-	if v, ok := c.derived.get(key); ok {
-		return v
+	v.derivedMu.Lock()
+	for _, d := range v.derived {
+		if d.key == key {
+			v.derivedMu.Unlock()
+			return d.value
+		}
 	}
-	v := compute()
-	c.derived.put(key, v)
-	return v
+	v.derivedMu.Unlock()
+	value := compute()
+	c.derivations.Add(1)
+	v.derivedMu.Lock()
+	v.derived = append(v.derived, derivedAnswer{key, value})
+	v.derivedMu.Unlock()
+	return value
 }
 
-// derivedMemo is Memo's two generations for comparable keys.
-type derivedMemo struct {
-	mu       sync.Mutex
-	cur, old map[any]any
-	gen      int
-	puts     int // results computed, for tests
-}
-
-func (m *derivedMemo) fit(n int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.gen = max(m.gen, 2*n)
-}
-
-func (m *derivedMemo) get(k any) (any, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if v, ok := m.cur[k]; ok {
-		return v, true
-	}
-	if v, ok := m.old[k]; ok {
-		m.insert(k, v)
-		return v, true
-	}
-	return nil, false
-}
-
-func (m *derivedMemo) put(k, v any) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.puts++
-	m.insert(k, v)
-}
-
-func (m *derivedMemo) insert(k, v any) {
-	if len(m.cur) >= max(MemoGeneration, m.gen) {
-		m.old, m.cur = m.cur, nil
-	}
-	if m.cur == nil {
-		m.cur = map[any]any{}
-	}
-	m.cur[k] = v
-}
-
-func (m *derivedMemo) reset() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.cur, m.old = nil, nil
+// derivedAnswer is one answer of Cache.Derived kept on its verdict.
+type derivedAnswer struct {
+	key, value any
 }

@@ -140,6 +140,10 @@ type Verdict struct {
 	// Program is the program the reader would start ("" for a remote
 	// entry, or when the command is not a string).
 	Program string
+
+	// derived are Cache.Derived's answers about this verdict.
+	derivedMu sync.Mutex
+	derived   []derivedAnswer
 }
 
 // VariablesOf lists the environment variables the entry value (the one

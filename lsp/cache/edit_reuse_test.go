@@ -19,7 +19,7 @@ import (
 type editWork struct{ verdicts, fields, findings int }
 
 func (s *Session) editWork() editWork {
-	return editWork{int(s.analysis.Verdicts.Judged()), s.analysis.Verdicts.Derivations(), s.analysis.Computed()}
+	return editWork{int(s.analysis.Verdicts.Judged()), int(s.analysis.Verdicts.Derivations()), s.analysis.Computed()}
 }
 
 func (w editWork) minus(o editWork) editWork {
