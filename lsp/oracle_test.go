@@ -10,7 +10,9 @@ package lsp
 // (ORACLE_PREFIX, default ~/.cache/mcp-lsp-oracles). A tool that is
 // missing fails the test. MCP_LSP_ORACLE_ONLY=substring runs the
 // workspaces whose name contains it; MCP_LSP_ORACLE_KEEP=DIR keeps each
-// workspace as given to oracle-run.sh, with the outputs.
+// workspace as given to oracle-run.sh, with the outputs;
+// MCP_LSP_ORACLE_REPLAY=DIR compares such kept outputs again, running
+// nothing.
 //
 // The workspaces are every testdata/agree scenario (without its goldens;
 // oracle-run.sh launches at the project, so a "launch:" line is honoured by
@@ -90,19 +92,28 @@ const (
 // oracleView is what one side says of one tool: server name -> state.
 type oracleView struct {
 	servers map[string]string
+	// skipped are the names of which the tool skips a definition as
+	// invalid (Claude Code's "Skipped — invalid MCP server config",
+	// Copilot CLI's "Skipping invalid MCP server"); another definition of
+	// the name may still start.
+	skipped map[string]bool
 	note    string // e.g. "rc=1": the tool refused its configuration
 }
 
 func TestOracle(t *testing.T) {
-	script := os.Getenv("MCP_LSP_ORACLE")
-	if script == "" {
+	script, replay := os.Getenv("MCP_LSP_ORACLE"), os.Getenv("MCP_LSP_ORACLE_REPLAY")
+	if script == "" && replay == "" {
 		t.Skip("runs the real tools only when asked: MCP_LSP_ORACLE=/path/to/oracle-run.sh")
 	}
-	if _, err := os.Stat(script); err != nil {
-		t.Fatal(err)
+	var bin string
+	var bins map[string]string
+	if replay == "" {
+		if _, err := os.Stat(script); err != nil {
+			t.Fatal(err)
+		}
+		bin = builtCLI(t)
+		bins = oracleBinaries(t)
 	}
-	bin := builtCLI(t)
-	bins := oracleBinaries(t)
 	known := oracleKnown(t)
 
 	var cases []oracleCase
@@ -129,7 +140,17 @@ func TestOracle(t *testing.T) {
 			t.Errorf("%s: not run: %v", c.name, err)
 			continue
 		}
-		res := runOracle(t, script, bin, bins, c, files, tools)
+		var res oracleResult
+		if replay != "" {
+			dir := filepath.Join(replay, strings.ReplaceAll(c.name, "/", "_"))
+			if _, err := os.Stat(dir); err != nil {
+				lines = append(lines, c.name+": not in the replayed run")
+				continue
+			}
+			res = replayOracle(t, dir, tools)
+		} else {
+			res = runOracle(t, script, bin, bins, c, files, tools)
+		}
 		for _, tl := range tools {
 			got, want := res.effective[tl.id], res.oracle[tl.id]
 			tal := counts[tl.id]
@@ -319,23 +340,43 @@ func runOracle(t *testing.T, script, bin string, bins map[string]string, c oracl
 	}
 	_ = os.WriteFile(filepath.Join(outDir, "oracle-run.txt"), stdout.Bytes(), 0o644)
 	_ = os.WriteFile(filepath.Join(root, "workspace.txtar"), oracleCaseArchive(oracleCase{name: c.name, files: files, launch: c.launch}), 0o644)
-	sections := oracleSections(stdout.String())
+	return readOracle(t, root, stdout.String(), tools)
+}
+
+// replayOracle compares again the outputs a run kept
+// (MCP_LSP_ORACLE_KEEP) without running anything: after a change to the
+// comparison, not to mcp-lsp.
+func replayOracle(t *testing.T, root string, tools []oracleTool) oracleResult {
+	t.Helper()
+	out, err := os.ReadFile(filepath.Join(root, "out", "oracle-run.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return readOracle(t, root, string(out), tools)
+}
+
+// readOracle reads oracle-run.sh's output and the wrapper's effective
+// outputs under root/out.
+func readOracle(t *testing.T, root, stdout string, tools []oracleTool) oracleResult {
+	t.Helper()
+	outDir := filepath.Join(root, "out")
+	sections := oracleSections(stdout)
 	res := oracleResult{effective: map[string]oracleView{}, oracle: map[string]oracleView{}, raw: map[string]string{}}
 	for _, tl := range tools {
 		sec, ok := sections[tl.label]
 		if !ok {
-			t.Fatalf("%s: no %q section in oracle-run.sh's output:\n%s", c.name, tl.label, stdout.Bytes())
+			t.Fatalf("%s: no %q section in oracle-run.sh's output:\n%s", root, tl.label, stdout)
 		}
 		res.raw[tl.id] = sec
 		res.oracle[tl.id] = oracleParse(tl.id, sec)
 		eff, err := os.ReadFile(filepath.Join(outDir, tl.id+".json"))
 		if err != nil {
-			t.Fatalf("%s: the wrapper did not run mcp-lsp for %s: %v", c.name, tl.id, err)
+			t.Fatalf("%s: the wrapper did not run mcp-lsp for %s: %v", root, tl.id, err)
 		}
 		v, err := effectiveView(eff)
 		if err != nil {
 			errOut, _ := os.ReadFile(filepath.Join(outDir, tl.id+".err"))
-			t.Fatalf("%s: mcp-lsp effective --tool %s: %v\n%s\n%s", c.name, tl.id, err, eff, errOut)
+			t.Fatalf("%s: mcp-lsp effective --tool %s: %v\n%s\n%s", root, tl.id, err, eff, errOut)
 		}
 		res.effective[tl.id] = v
 	}
@@ -405,19 +446,25 @@ func oracleStreams(sec string) (rc int, stdout, stderr string) {
 }
 
 var (
-	claudeLine = regexp.MustCompile(`^([^\s:][^:]*): (.*) - (.+)$`)
+	claudeLine    = regexp.MustCompile(`^([^\s:][^:]*): (.*) - (.+)$`)
+	claudeSkipped = regexp.MustCompile(`\[Warning\] \[([^\]]+)\] [^\n]*(?:Skipped|was not loaded)`)
+	// Copilot CLI prints its warnings on one line, several in a row.
+	copilotSkipped = regexp.MustCompile(`Skipping invalid MCP server "([^"]+)"`)
 	geminiLine = regexp.MustCompile(`^\S+ ([^:]+): (.*) - (\w+)\s*$`)
 )
 
 // oracleParse reads the servers a tool shows and their state.
 func oracleParse(tool, sec string) oracleView {
 	rc, stdout, stderr := oracleStreams(sec)
-	v := oracleView{servers: map[string]string{}}
+	v := oracleView{servers: map[string]string{}, skipped: map[string]bool{}}
 	if rc != 0 {
 		v.note = fmt.Sprintf("rc=%d", rc)
 	}
 	switch tool {
 	case "claude-code":
+		for _, m := range claudeSkipped.FindAllStringSubmatch(stdout, -1) {
+			v.skipped[m[1]] = true
+		}
 		sc := bufio.NewScanner(strings.NewReader(stdout))
 		for sc.Scan() {
 			line := sc.Text()
@@ -453,6 +500,9 @@ func oracleParse(tool, sec string) oracleView {
 			}
 		}
 	case "copilot-cli":
+		for _, m := range copilotSkipped.FindAllStringSubmatch(stderr, -1) {
+			v.skipped[m[1]] = true
+		}
 		var doc struct {
 			MCPServers map[string]struct {
 				Enabled *bool `json:"enabled"`
@@ -508,8 +558,13 @@ func effectiveView(data []byte) (oracleView, error) {
 	if len(tools) != 1 {
 		return oracleView{}, fmt.Errorf("want one tool, got %d", len(tools))
 	}
-	v := oracleView{servers: map[string]string{}}
+	v := oracleView{servers: map[string]string{}, skipped: map[string]bool{}}
 	for _, s := range tools[0].Servers {
+		for _, d := range s.Definitions {
+			if d.State == "invalid" {
+				v.skipped[s.Name] = true
+			}
+		}
 		switch {
 		case s.Started:
 			v.servers[s.Name] = oracleStarted
@@ -523,7 +578,8 @@ func effectiveView(data []byte) (oracleView, error) {
 }
 
 // oracleDiff compares the servers started (and, for Claude Code, pending
-// approval): "" when they agree.
+// approval; for Claude Code and Copilot CLI, the names of which a
+// definition is skipped as invalid): "" when they agree.
 func oracleDiff(tool string, eff, tool_ oracleView) string {
 	states := []string{oracleStarted}
 	if tool == "claude-code" {
@@ -536,10 +592,25 @@ func oracleDiff(tool string, eff, tool_ oracleView) string {
 			parts = append(parts, fmt.Sprintf("%s: effective [%s], tool [%s]", st, strings.Join(e, " "), strings.Join(o, " ")))
 		}
 	}
+	if tool == "claude-code" || tool == "copilot-cli" {
+		e, o := eff.skippedNames(), tool_.skippedNames()
+		if strings.Join(e, ",") != strings.Join(o, ",") {
+			parts = append(parts, fmt.Sprintf("skipped: effective [%s], tool [%s]", strings.Join(e, " "), strings.Join(o, " ")))
+		}
+	}
 	if len(parts) > 0 && tool_.note != "" {
 		parts = append(parts, "tool "+tool_.note)
 	}
 	return strings.Join(parts, "; ")
+}
+
+func (v oracleView) skippedNames() []string {
+	var out []string
+	for n := range v.skipped {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (v oracleView) names(state string) []string {
