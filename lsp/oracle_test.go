@@ -450,7 +450,7 @@ var (
 	claudeSkipped = regexp.MustCompile(`\[Warning\] \[([^\]]+)\] [^\n]*(?:Skipped|was not loaded)`)
 	// Copilot CLI prints its warnings on one line, several in a row.
 	copilotSkipped = regexp.MustCompile(`Skipping invalid MCP server "([^"]+)"`)
-	geminiLine = regexp.MustCompile(`^\S+ ([^:]+): (.*) - (\w+)\s*$`)
+	geminiLine     = regexp.MustCompile(`^\S+ ([^:]+): (.*) - (\w+)\s*$`)
 )
 
 // oracleParse reads the servers a tool shows and their state.
