@@ -183,6 +183,7 @@ func Compute(in Input) *Result {
 	}
 	gates := newGateReader(in)
 	profile := readProfileGates(in)
+	switches := readSwitches(in)
 	// Every definition read, in reading order (lowest precedence first);
 	// grouped by name below. A slice sorted once, not a map of names:
 	// a server map holds thousands of names, usually in order already.
@@ -274,6 +275,9 @@ func Compute(in Input) *Result {
 				}
 				if dirGate.State != GateOpen {
 					d.Gate = dirGate
+				}
+				if d.Gate.State == GateOpen {
+					d.Gate = switches.gate(layer.ID, m.Key.Str)
 				}
 				// An entry the tool cannot read is never listed, not even
 				// as pending approval (verified, Claude Code 2.1.328).
