@@ -39,9 +39,9 @@ type token struct {
 // what keeps Parse linear.
 type lexer struct {
 	src []byte
-	// text is an immutable copy of src. Token strings and node values are
+	// text is src's bytes as a string (not a copy). Token strings are
 	// substrings of it, so the common escape-free string costs no
-	// allocation of its own.
+	// allocation until the parser keeps it (parser.own).
 	text     string
 	pos      int
 	comments []span.Span

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 )
@@ -21,12 +23,14 @@ const MaxDepth = 1000
 // Parse parses src as JSONC. It never fails: syntax errors are recorded in
 // File.Errors and the tree keeps everything that could be recovered. It
 // runs in time linear in len(src), does not modify src, and retains it as
-// File.Src.
+// File.Src: src must not be modified while the File is in use. The tree's
+// strings are copies (Node.Str), and keeping one does not keep src.
 func Parse(src []byte) *File {
-	return parse(src, string(src), nil)
+	return parse(src, unsafe.String(unsafe.SliceData(src), len(src)), nil)
 }
 
-// parse parses src, whose text is text, keeping only what skim keeps
+// parse parses src, whose text is text (src's own memory: the parse
+// never keeps a substring of it, see own), keeping only what skim keeps
 // (everything when skim is nil).
 func parse(src []byte, text string, skim *skimmer) *File {
 	p := &parser{
@@ -92,11 +96,42 @@ type parser struct {
 	// skim, when set, drops the members no reader needs (see Skim).
 	skim *skimmer
 
+	// strs holds short strings of the tree (see own).
+	strs [256]string
+
 	// keys is the set checkKeys reuses for every large object.
 	keys map[string]struct{}
 	// keysRepeat: some object has two members with the same key.
 	keysRepeat bool
 }
+
+// own returns s, a token's text, in memory of the tree's own: a
+// substring of the document would keep the whole document alive for as
+// long as anything keeps the string (a memo's key holding a server's
+// name kept every edited version of a file, one per keystroke), and the
+// document's text is the caller's src, not a copy. Short strings are
+// shared within the tree, through a small cache where an entry simply
+// replaces the one it collides with: keys and values such as "command",
+// "args" or "npx" repeat in every server.
+func (p *parser) own(s string) string {
+	if len(s) > maxSharedString {
+		return strings.Clone(s)
+	}
+	if s == "" {
+		return ""
+	}
+	slot := &p.strs[maphash.String(ownSeed, s)%uint64(len(p.strs))]
+	if *slot != s {
+		*slot = strings.Clone(s)
+	}
+	return *slot
+}
+
+// maxSharedString is the length up to which own shares a string: longer
+// ones (paths, URLs, prompts) seldom repeat.
+const maxSharedString = 24
+
+var ownSeed = maphash.MakeSeed()
 
 // advance moves to the next token.
 func (p *parser) advance() {
@@ -213,7 +248,7 @@ func (p *parser) value(depth int) *Node {
 		return p.array(depth + 1)
 	case tokString:
 		n := p.newNode(String, p.tok.span)
-		n.Str, n.Closed = p.tok.str, p.tok.closed
+		n.Str, n.Closed = p.own(p.tok.str), p.tok.closed
 		p.accept()
 		return n
 	case tokWord:
@@ -293,7 +328,7 @@ func (p *parser) literal() *Node {
 	default:
 		if c := text[0]; c == '-' || c == '+' || c == '.' || '0' <= c && c <= '9' {
 			n = p.newNode(Number, s)
-			n.Str = text
+			n.Str = p.own(text)
 			if problem := numberProblem(text); problem != "" {
 				p.errorf(s, CodeInvalidNumber, "invalid number %s: %s", truncate(text), problem)
 			}
@@ -482,11 +517,11 @@ func (p *parser) key() *Node {
 	sp := p.tok.span
 	n := p.newNode(String, sp)
 	if p.tok.kind != tokWord {
-		n.Str, n.Closed = p.tok.str, p.tok.closed
+		n.Str, n.Closed = p.own(p.tok.str), p.tok.closed
 		p.accept()
 		return n
 	}
-	n.Str, n.Closed = p.text[sp.Start:sp.End], true // nothing to close
+	n.Str, n.Closed = p.own(p.text[sp.Start:sp.End]), true // nothing to close
 	p.errorf(sp, CodeUnquotedKey, "property name %s must be in double quotes", truncate(n.Str))
 	p.skip()
 	return n

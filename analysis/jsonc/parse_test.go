@@ -2,10 +2,12 @@ package jsonc
 
 import (
 	"bytes"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // TestRecovery pins down error recovery: the exact errors (code, span and
@@ -335,4 +337,63 @@ func TestTooManyErrors(t *testing.T) {
 	if got := len(f.Root.Elements); got != 3*MaxErrors+1 {
 		t.Errorf("got %d elements, want all %d", got, 3*MaxErrors+1)
 	}
+}
+
+// No string of a tree shares memory with the document, so that keeping
+// one (a memo keeps server names) does not keep the whole document alive;
+// a short string repeated is shared within the tree.
+func TestStringsOwnTheirMemory(t *testing.T) {
+	src := []byte("{\"mcpServers\": {\"a\": {\"command\": \"npx\", \"args\": [\"-y\", \"-y\", 12, \"a\\u00e9\"]},\n" +
+		" \"b\": {\"command\": \"/usr/local/bin/some-long-command-name\", url: 'x', \"n\": -1.5e3}}}")
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
+	hi := lo + uintptr(len(src))
+	for _, f := range []*File{Parse(src), Skim(src, [][]string{{"mcpServers"}})} {
+		strs := 0
+		var walk func(n *Node)
+		walk = func(n *Node) {
+			if n == nil {
+				return
+			}
+			if n.Str != "" {
+				strs++
+				if p := uintptr(unsafe.Pointer(unsafe.StringData(n.Str))); p >= lo && p < hi {
+					t.Errorf("%s %q shares the document's memory", n.Kind, n.Str)
+				}
+			}
+			for _, m := range n.Members {
+				walk(m.Key)
+				walk(m.Value)
+			}
+			for _, e := range n.Elements {
+				walk(e)
+			}
+		}
+		walk(f.Root)
+		if strs != 16 {
+			t.Errorf("walked %d strings, want 16", strs)
+		}
+		args := f.Root.Lookup("mcpServers", "a", "args")
+		if args == nil || len(args.Elements) < 2 || unsafe.StringData(args.Elements[0].Str) != unsafe.StringData(args.Elements[1].Str) {
+			t.Error(`the two adjacent "-y" are separate copies, want one shared`)
+		}
+	}
+}
+
+// Keeping a key of a parsed document keeps the key, not the document.
+func TestKeptStringKeepsNotTheDocument(t *testing.T) {
+	live := func() int64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return int64(ms.HeapAlloc)
+	}
+	before := live()
+	key := func() string {
+		src := []byte(`{"server": "` + strings.Repeat("x", 4<<20) + `"}`)
+		return Parse(src).Root.Members[0].Key.Str
+	}()
+	if grown := live() - before; grown > 1<<20 {
+		t.Errorf("keeping the key %q keeps %d KB", key, grown>>10)
+	}
+	runtime.KeepAlive(key)
 }

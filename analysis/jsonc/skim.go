@@ -26,8 +26,9 @@ import (
 // of Parse, and the members left out are exactly the well-formed ones off
 // the kept paths.
 //
-// The tree's strings share memory with src (there is no copy of a 100 MB
-// input): src must not be modified while the File is in use.
+// There is no copy of a 100 MB input: src must not be modified while the
+// File is in use. The tree's strings have memory of their own (see
+// Node.Str), so keeping one does not keep src.
 func Skim(src []byte, keep [][]string) *File {
 	return parse(src, unsafe.String(unsafe.SliceData(src), len(src)), &skimmer{keep: keep, active: true})
 }

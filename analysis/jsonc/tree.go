@@ -60,7 +60,8 @@ type Node struct {
 	// Str is the decoded value of a String (escapes resolved; invalid
 	// escapes kept verbatim; invalid UTF-8 replaced by U+FFFD per byte, as
 	// encoding/json does) and the source text of a Number. It is empty for
-	// other kinds. It may share memory with the whole document's text.
+	// other kinds. It never shares memory with the document's text, so
+	// keeping it keeps no more than itself.
 	Str string
 	// Parent is the enclosing Object or Array, nil for the root. The Parent
 	// of an object key is the object.
