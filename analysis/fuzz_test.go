@@ -63,7 +63,7 @@ var kindPaths = sync.OnceValues(func() (map[string]string, error) {
 		// The project as the workspace folder: every reader of the kind,
 		// VS Code's of .mcp.json and Kilo Code's of .cursor/mcp.json
 		// included.
-		if got, ok := reg.MatchIn(p, fuzzEnv, []string{fuzzProject}); !ok || got != k {
+		if got, ok := reg.MatchIn(p, fuzzEnv, []string{fuzzProject}, nil); !ok || got != k {
 			return nil, &kindPathError{k.ID, p}
 		}
 		out[k.ID] = p

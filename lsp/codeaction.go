@@ -117,7 +117,7 @@ func (s *Server) resolveActionFile(ctx context.Context, uri protocol.DocumentURI
 		return nil, false
 	}
 	snap, opts := s.view(ctx)
-	kind, ok := opts.Match(path)
+	kind, ok := snap.Match(path, opts)
 	f := snap.File(path)
 	if !ok || !f.Exists || f.ReadErr != nil {
 		return nil, false

@@ -191,13 +191,12 @@ func TestSettingsPushWinsOverAnOlderAnswer(t *testing.T) {
 	c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"mcpLsp": map[string]any{"codeLens": false}}})
 	c.WaitFrom(mark, "workspace/codeLens/refresh", func(f lsptest.Frame) bool { return f.Method() == "workspace/codeLens/refresh" })
 
-	// The startup question's answer, the defaults, arrives last.
-	mark = c.Mark()
+	// The startup question's answer, the defaults, arrives last. Taken,
+	// it would turn code lenses back on; dropped, it is logged. (Frames
+	// the server sends meanwhile prove nothing: the workspace discovery
+	// may end now and ask for a code lens refresh of its own.)
 	c.Send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":[null]}`, asked["id"]))
 	for deadline := time.Now().Add(lsptest.HangGuard); !strings.Contains(logs.String(), "dropping a workspace/configuration answer"); time.Sleep(10 * time.Millisecond) {
-		if len(c.Frames()) > mark {
-			t.Fatalf("the older answer was taken: the server sent %s", c.Frames()[mark:])
-		}
 		if time.Now().After(deadline) {
 			t.Fatal("the older answer was neither taken nor dropped")
 		}

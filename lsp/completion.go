@@ -23,7 +23,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 		return list, nil
 	}
 	snap, opts := s.view(ctx)
-	kind, ok := opts.Match(path)
+	kind, ok := snap.Match(path, opts)
 	f := snap.File(path)
 	if !ok || !f.Exists {
 		return list, nil

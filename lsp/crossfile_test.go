@@ -3,6 +3,7 @@ package lsp
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -67,4 +68,40 @@ func mustWrite(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestFallbackReaderFollowsThePreferredFile: Kilo Code reads the
+// workspace folder's .mcp.json only while no .kilocode/mcp.json exists.
+// With the open .mcp.json holding "type": "http" (which Kilo Code
+// refuses), its finding naming Kilo Code comes and goes as the preferred
+// file is created and deleted on disk, with non-ASCII text and CRLF.
+func TestFallbackReaderFollowsThePreferredFile(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "prøj")
+	text := "{\r\n  \"mcpServers\": {\r\n    \"ümlaut\": {\"type\": \"http\", \"url\": \"https://example.com/mcp\"}\r\n  }\r\n}\r\n"
+	mcp := filepath.Join(proj, ".mcp.json")
+	mustWrite(t, mcp, text)
+	c := startServer(t, Options{Env: registry.Env{Home: filepath.Join(dir, "home"), GOOS: "linux"}})
+	c.initialize(proj)
+	uri := c.open(mcp, text)
+	kilo := func(p publishParams) bool {
+		for _, d := range p.Diagnostics {
+			if d.Code == "type-not-accepted" && strings.Contains(d.Message, "Kilo Code") {
+				return d.Range.Start.Line == 2 && d.Range.Start.Character == 23 && d.Range.End.Character == 29
+			}
+		}
+		return false
+	}
+	c.waitDiagnostics(uri, "Kilo Code reads .mcp.json", kilo)
+
+	preferred := filepath.Join(proj, ".kilocode", "mcp.json")
+	mustWrite(t, preferred, `{"mcpServers": {}}`)
+	c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, protocol.DidChangeWatchedFilesParams{Changes: []*protocol.FileEvent{{URI: pathToURI(preferred), Type: protocol.FileChangeTypeCreated}}})
+	c.waitDiagnostics(uri, "Kilo Code reads .kilocode/mcp.json instead", func(p publishParams) bool { return !kilo(p) && hasCode(p, "fallback-file-ignored") })
+
+	if err := os.Remove(preferred); err != nil {
+		t.Fatal(err)
+	}
+	c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, protocol.DidChangeWatchedFilesParams{Changes: []*protocol.FileEvent{{URI: pathToURI(preferred), Type: protocol.FileChangeTypeDeleted}}})
+	c.waitDiagnostics(uri, "Kilo Code reads .mcp.json again", func(p publishParams) bool { return kilo(p) && !hasCode(p, "fallback-file-ignored") })
 }

@@ -32,7 +32,7 @@ func (s *Server) definitionsAt(ctx context.Context, uri protocol.DocumentURI, po
 		return nil, nil, nil
 	}
 	snap, opts := s.view(ctx)
-	kind, ok := opts.Match(path)
+	kind, ok := snap.Match(path, opts)
 	f := snap.File(path)
 	if !ok || !f.Exists || f.ReadErr != nil {
 		return nil, nil, nil

@@ -266,7 +266,7 @@ func (d *diagnoser) diagnose(snap *cache.Snapshot, f *cache.File, opts cache.Dia
 	if f.ReadErr != nil {
 		d.s.logger.Warn("cannot read file", "path", f.Path, "error", f.ReadErr)
 	}
-	if kind, _ := opts.Match(f.Path); d.s.leavesSchemaToClient(kind) {
+	if kind, _ := snap.Match(f.Path, opts); d.s.leavesSchemaToClient(kind) {
 		found = withoutSchemaFindings(snap.Parse(f), found)
 	}
 	d.convMu.Lock()

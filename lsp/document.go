@@ -31,7 +31,7 @@ func (s *Server) resolveDocument(ctx context.Context, uri protocol.DocumentURI) 
 		return nil, false
 	}
 	snap, opts := s.view(ctx)
-	kind, ok := opts.Match(path)
+	kind, ok := snap.Match(path, opts)
 	if !ok {
 		return nil, false
 	}

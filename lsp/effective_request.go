@@ -40,7 +40,7 @@ func (s *Server) effectiveRequest(raw json.RawMessage) ([]EffectiveTool, error) 
 		if !ok {
 			return []EffectiveTool{}, nil
 		}
-		kind, _ := opts.Match(path)
+		kind, _ := snap.Match(path, opts)
 		launch = cache.LaunchDir(path, kind, opts.Folders)
 	case len(opts.Folders) > 0:
 		launch = opts.Folders[0]

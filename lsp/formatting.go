@@ -22,7 +22,7 @@ func (s *Server) Formatting(ctx context.Context, params *protocol.DocumentFormat
 		return edits, nil
 	}
 	snap, opts := s.view(ctx)
-	_, ok = opts.Match(path)
+	_, ok = snap.Match(path, opts)
 	f := snap.File(path)
 	if !ok || !f.Exists {
 		return edits, nil

@@ -57,7 +57,7 @@ func (s *Server) renameInput(d *document, pos protocol.Position) (effective.Rena
 			return d.snap.Parse(f)
 		},
 		KindOf: func(p string) *registry.FileKind {
-			k, _ := d.opts.Match(p)
+			k, _ := d.snap.Match(p, d.opts)
 			return k
 		},
 		Display: d.display,

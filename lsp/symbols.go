@@ -21,7 +21,7 @@ func (s *Server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSy
 		return out, nil
 	}
 	snap, opts := s.view(ctx)
-	kind, ok := opts.Match(path)
+	kind, ok := snap.Match(path, opts)
 	f := snap.File(path)
 	if !ok || !f.Exists || f.ReadErr != nil {
 		return out, nil
@@ -77,7 +77,7 @@ func (s *Server) Symbols(ctx context.Context, params *protocol.WorkspaceSymbolPa
 	out := []protocol.SymbolInformation{}
 	loc := newLocator(snap, s.mappers)
 	for _, path := range s.knownFiles(snap, opts) {
-		kind, ok := opts.Match(path)
+		kind, ok := snap.Match(path, opts)
 		f := snap.File(path)
 		if !ok || !f.Exists || f.ReadErr != nil {
 			continue

@@ -210,7 +210,17 @@ func Compute(in Input) *Result {
 				continue
 			}
 			f := in.Files(c.path)
-			if f == nil || f.Root == nil {
+			if f == nil {
+				continue
+			}
+			if f.Root == nil {
+				// An empty file holds no server, but it exists: a tool
+				// that reads the first of several files that exists
+				// (Kilo Code) stops at it and reads no fallback, as the
+				// editor's kinds say (registry.MatchIn).
+				if preferred == "" {
+					found[layer.ID] = c.path
+				}
 				continue
 			}
 			rank++
@@ -730,7 +740,7 @@ func notInFolder(in Input, path string) bool {
 // readerOf returns how the tool reads the file at path as a registered
 // reader of its kind, nil if it is none.
 func readerOf(in Input, path string) *registry.Reader {
-	if kind, ok := in.Registry.MatchIn(path, in.Env, in.folders()); ok {
+	if kind, ok := in.Registry.MatchIn(path, in.Env, in.folders(), nil); ok {
 		if r, ok := kind.Reader(in.Tool.ID); ok {
 			return r
 		}

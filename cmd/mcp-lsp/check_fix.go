@@ -50,7 +50,7 @@ func computeFixes(paths []string, opts cache.DiagnoseOptions, unsafe bool, stder
 	session := cache.NewSession(nil, opts.Registry)
 	for _, p := range paths {
 		abs := absPath(p)
-		kind, ok := opts.Match(abs)
+		kind, ok := session.Snapshot().Match(abs, opts)
 		if !ok {
 			continue
 		}

@@ -324,17 +324,20 @@ func (r *Registry) matchUncached(p string, env Env) (*FileKind, bool) {
 // them: VS Code reads <folder>/.mcp.json, not the .mcp.json of a
 // subfolder or of an ancestor; Kilo Code reads <folder>/.cursor/mcp.json.
 // Elsewhere the kind is returned without such readers, as Match returns
-// it for every file. This is the one place that decision is made.
-func (r *Registry) MatchIn(p string, env Env, folders []string) (*FileKind, bool) {
+// it for every file. With exists (nil: every reader reads the file), a
+// reader that reads the file only as a fallback is left out while a file
+// it prefers exists in that folder (Kilo Code's .mcp.json beside a
+// .kilocode/mcp.json). This is the one place those decisions are made.
+func (r *Registry) MatchIn(p string, env Env, folders []string, exists func(string) bool) (*FileKind, bool) {
 	k, ok := r.match(p, env)
 	if !ok || k.away == nil {
 		return k, ok
 	}
-	p = cleanPath(p)
+	cp := cleanPath(p)
 	fold := env.CaseInsensitive()
 	for _, f := range folders {
-		if k.inFolder(p, cleanPath(f), fold) {
-			return k, true
+		if k.inFolder(cp, cleanPath(f), fold) {
+			return k.withoutFallbacks(f, exists), true
 		}
 	}
 	return k.away, true

@@ -1,7 +1,9 @@
 package registry
 
 import (
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -267,13 +269,6 @@ func TestEnvFromReadsOnlyTheGivenVariables(t *testing.T) {
 func TestMatchInWorkspaceFolder(t *testing.T) {
 	r := Default()
 	env := Env{Home: "/home/u", GOOS: "linux"}
-	readers := func(k *FileKind) []ToolID {
-		var out []ToolID
-		for _, rd := range k.Readers {
-			out = append(out, rd.Tool)
-		}
-		return out
-	}
 	for _, tc := range []struct {
 		path    string
 		folders []string
@@ -286,7 +281,7 @@ func TestMatchInWorkspaceFolder(t *testing.T) {
 		{"/w/proj/.mcp.json", nil, []ToolID{"claude-code", "copilot-cli"}},
 		{"/.mcp.json", []string{"/"}, []ToolID{"claude-code", "copilot-cli", "vscode", "kilo-code"}},
 	} {
-		k, ok := r.MatchIn(tc.path, env, tc.folders)
+		k, ok := r.MatchIn(tc.path, env, tc.folders, nil)
 		if !ok || k.ID != "mcp-json" || !slices.Equal(readers(k), tc.want) {
 			t.Errorf("MatchIn(%s, %v) = %v %v, want mcp-json read by %v", tc.path, tc.folders, k, ok, tc.want)
 		}
@@ -303,7 +298,7 @@ func TestMatchInWorkspaceFolder(t *testing.T) {
 		{"/w/proj/sub/.cursor/mcp.json", []string{"/w/proj"}, []ToolID{"cursor"}},
 		{"/w/proj2/.cursor/mcp.json", []string{"/w/proj"}, []ToolID{"cursor"}},
 	} {
-		k, ok := r.MatchIn(tc.path, env, tc.folders)
+		k, ok := r.MatchIn(tc.path, env, tc.folders, nil)
 		if !ok || k.ID != "cursor-project" || !slices.Equal(readers(k), tc.want) {
 			t.Errorf("MatchIn(%s, %v) = %v %v, want cursor-project read by %v", tc.path, tc.folders, k.ID, ok, tc.want)
 		}
@@ -316,7 +311,65 @@ func TestMatchInWorkspaceFolder(t *testing.T) {
 	}
 	// On a case-insensitive system the folder compares without case.
 	mac := Env{Home: "/Users/u", GOOS: "darwin"}
-	if k, _ := r.MatchIn("/Users/u/Proj/.mcp.json", mac, []string{"/users/u/proj"}); !slices.Contains(readers(k), "vscode") {
+	if k, _ := r.MatchIn("/Users/u/Proj/.mcp.json", mac, []string{"/users/u/proj"}, nil); !slices.Contains(readers(k), "vscode") {
 		t.Error("MatchIn on macOS: the folder did not match without case")
 	}
+}
+
+// TestMatchInLeavesOutAFallbackWhileItsPreferredFileExists: Kilo Code
+// reads the workspace folder's .cursor/mcp.json only while no
+// .kilocode/mcp.json exists, and .mcp.json only while neither exists
+// (McpHub.ts checkAlternativeMcpPaths); the kind of each file leaves Kilo
+// Code out accordingly, and the same set of readers is the same value.
+func TestMatchInLeavesOutAFallbackWhileItsPreferredFileExists(t *testing.T) {
+	r := Default()
+	env := Env{Home: "/home/u", GOOS: "linux"}
+	folder := filepath.FromSlash("/w/proj")
+	for _, tc := range []struct {
+		file     string
+		existing []string
+		kilo     bool
+	}{
+		{".mcp.json", nil, true},
+		{".mcp.json", []string{".kilocode/mcp.json"}, false},
+		{".mcp.json", []string{".cursor/mcp.json"}, false},
+		{".mcp.json", []string{".vscode/mcp.json", ".github/mcp.json"}, true},
+		{".cursor/mcp.json", nil, true},
+		{".cursor/mcp.json", []string{".mcp.json"}, true},
+		{".cursor/mcp.json", []string{".kilocode/mcp.json"}, false},
+		{".kilocode/mcp.json", []string{".cursor/mcp.json", ".mcp.json"}, true},
+	} {
+		var asked []string
+		exists := func(p string) bool {
+			asked = append(asked, p)
+			return slices.Contains(tc.existing, filepath.ToSlash(strings.TrimPrefix(p, folder+string(filepath.Separator))))
+		}
+		p := filepath.Join(folder, filepath.FromSlash(tc.file))
+		k, ok := r.MatchIn(p, env, []string{folder}, exists)
+		if !ok || slices.Contains(readers(k), "kilo-code") != tc.kilo {
+			t.Errorf("%s beside %v: readers %v, want Kilo Code among them: %v", tc.file, tc.existing, readers(k), tc.kilo)
+		}
+		again, _ := r.MatchIn(p, env, []string{folder}, exists)
+		if again != k {
+			t.Errorf("%s beside %v: two matches gave two values of one kind", tc.file, tc.existing)
+		}
+		if whole, _ := r.MatchIn(p, env, []string{folder}, nil); len(whole.Readers) < len(k.Readers) {
+			t.Errorf("%s: without exists the kind lost readers", tc.file)
+		}
+	}
+	// Outside the workspace folder no fallback reader reads the file, and
+	// nothing is asked.
+	asked := 0
+	if k, _ := r.MatchIn(filepath.FromSlash("/w/proj/sub/.mcp.json"), env, []string{folder}, func(string) bool { asked++; return false }); slices.Contains(readers(k), "kilo-code") || asked > 0 {
+		t.Errorf("a subfolder's .mcp.json: readers %v, %d existence questions", readers(k), asked)
+	}
+}
+
+// readers lists the tools that read files of kind k.
+func readers(k *FileKind) []ToolID {
+	var out []ToolID
+	for _, rd := range k.Readers {
+		out = append(out, rd.Tool)
+	}
+	return out
 }

@@ -582,6 +582,14 @@ type Reader struct {
 	// .mcp.json).
 	Elsewhere []ElsewhereKey `json:"elsewhere,omitempty"`
 	Note      string         `json:"note,omitempty"`
+
+	// unless are the files, relative to the workspace folder, whose
+	// existence stops this reader from reading the file: its tool reads
+	// this layer only as a fallback for those (Kilo Code reads .mcp.json
+	// only when neither .kilocode/mcp.json nor .cursor/mcp.json exists).
+	// Derived from the profile's fallbackFor at load; applied by
+	// [Registry.MatchIn].
+	unless []string
 }
 
 // ReaderAt is where in a project a reader reads files of its kind.
@@ -648,6 +656,11 @@ type FileKind struct {
 	// away is this kind without its workspace-folder readers, for a file
 	// not directly in a workspace folder; nil when it has none.
 	away *FileKind
+	// fallbacks are this kind without some fallback readers (those whose
+	// preferred file exists), keyed by the bit set of the readers left
+	// out: one value per set, so that a kind compares equal (and caches
+	// keyed by it hit) from one analysis to the next.
+	fallbacks *fallbackKinds
 }
 
 // SkimPaths returns the Skim paths of the kind whose glob matches the
@@ -758,10 +771,12 @@ func Parse(data []byte) (*Registry, error) {
 	if err := r.validate(f.Version); err != nil {
 		return nil, err
 	}
+	r.deriveFallbacks()
 	for _, k := range r.kinds {
 		if i := slices.IndexFunc(k.Readers, func(rd Reader) bool { return rd.At == AtWorkspaceFolder }); i >= 0 {
 			away := *k
 			away.Readers = slices.DeleteFunc(slices.Clone(k.Readers), func(rd Reader) bool { return rd.At == AtWorkspaceFolder })
+			away.fallbacks = nil
 			k.away = &away
 		}
 	}

@@ -32,7 +32,7 @@ type DiagnoseOptions struct {
 // files get no diagnostics at all. Both the language server and the check
 // CLI call this, so they can never disagree.
 func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found []rules.Diagnostic, ok bool) {
-	kind, known := opts.Match(path)
+	kind, known := s.Match(path, opts)
 	if !known {
 		return nil, nil, false
 	}
@@ -256,11 +256,13 @@ func (e *analysisEntry) stillHolds(snap *Snapshot) bool {
 }
 
 // Match returns the kind of the file at path as the tools see it from
-// these workspace folders: a reader that reads the file only directly in
-// a workspace folder (VS Code's .mcp.json) counts only there
+// opts' workspace folders in this snapshot: a reader that reads the file
+// only directly in a workspace folder (VS Code's .mcp.json) counts only
+// there, and a reader that reads it only as a fallback (Kilo Code's
+// .mcp.json) only while the files it prefers do not exist
 // (registry.MatchIn).
-func (o DiagnoseOptions) Match(path string) (*registry.FileKind, bool) {
-	return o.Registry.MatchIn(path, o.Env, o.folderPaths())
+func (s *Snapshot) Match(path string, opts DiagnoseOptions) (*registry.FileKind, bool) {
+	return opts.Registry.MatchIn(path, opts.Env, opts.folderPaths(), s.Exists)
 }
 
 // folderPaths are the paths of the workspace folders (never nil).

@@ -60,7 +60,7 @@ func TestEditRedoesOnlyTheEditedEntry(t *testing.T) {
 		Base:     rules.Config{CommandLookup: true},
 		Folders:  []Folder{{Path: folder}},
 	}
-	kind, _ := opts.Match(path)
+	kind, _ := NewSession(nil, nil).Snapshot().Match(path, opts)
 	readers := len(kind.Readers)
 	if readers < 2 {
 		t.Fatalf(".mcp.json in a workspace folder has %d readers; the test wants several", readers)

@@ -80,7 +80,7 @@ func TestStateFileAnalysedForItsMCPPartsOnly(t *testing.T) {
 	if root := snap.Parse(f).Root; root.Get("numStartups") != nil || root.Get("projects").Value.Members[0].Value.Get("history") != nil {
 		t.Fatal("the parts no reader reads were parsed")
 	}
-	kind, _ := opts.Match(path)
+	kind, _ := snap.Match(path, opts)
 	full := rules.AnalyzeFile(rules.FileInput{Path: path, Content: content, Parsed: jsonc.Parse(content), Kind: kind, Registry: opts.Registry})
 	var want []rules.Diagnostic
 	history := 0
