@@ -123,11 +123,29 @@ func TestSARIFValidates(t *testing.T) {
 		}
 		inputs = append(inputs, in)
 	}
+	// A control: the example's log with a 0 column and an absolute URI
+	// under %SRCROOT%, which the validator must reject (so that a
+	// validator that checks nothing, or is handed no file, cannot pass).
+	_, exampleLog, _ := checkSARIF(t, example, ".")
+	var broken map[string]any
+	if err := json.Unmarshal(exampleLog, &broken); err != nil {
+		t.Fatal(err)
+	}
+	res := broken["runs"].([]any)[0].(map[string]any)["results"].([]any)
+	loc := res[0].(map[string]any)["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)
+	loc["region"].(map[string]any)["startColumn"] = 0
+	loc["artifactLocation"].(map[string]any)["uri"] = "/abs/.mcp.json"
+	brokenLog, _ := json.Marshal(broken)
+	control := filepath.Join(tmp, "control.sarif")
+	if err := os.WriteFile(control, brokenLog, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputs = append(inputs, control)
 	report := filepath.Join(tmp, "validation.sarif")
 	cmd := exec.Command(tool, append([]string{"validate", "--output", report}, inputs...)...)
 	cmd.Dir = tmp
 	msg, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(msg), "3 files scanned") {
+	if err != nil || !strings.Contains(string(msg), "4 files scanned") {
 		t.Fatalf("sarif-multitool validate: %v\n%s", err, msg)
 	}
 	// The validator's verdict is itself a SARIF log; it exits 0 even when
@@ -164,14 +182,24 @@ func TestSARIFValidates(t *testing.T) {
 		t.Fatalf("unreadable validator report: %v\n%s", err, raw)
 	}
 	// Results without a level are warnings (SARIF's default level).
+	controlErrors := map[string]bool{}
 	for _, r := range verdict.Runs[0].Results {
 		if r.Level == "" || r.Level == "error" || r.Level == "warning" {
 			where := ""
 			if len(r.Locations) > 0 {
 				where = r.Locations[0].PhysicalLocation.ArtifactLocation.URI
 			}
+			if strings.HasSuffix(where, "/control.sarif") {
+				controlErrors[r.RuleID] = true
+				continue
+			}
 			t.Errorf("validator %s %s in %s: %s %v", r.Level, r.RuleID, where, r.Message.Text, r.Message.Arguments)
 		}
+	}
+	// JSON1008: a value below the schema's minimum; SARIF1004: a
+	// relative reference that begins with a slash.
+	if !controlErrors["JSON1008"] || !controlErrors["SARIF1004"] {
+		t.Errorf("the validator did not reject the broken control log (found %v): is it validating at all?", controlErrors)
 	}
 }
 
