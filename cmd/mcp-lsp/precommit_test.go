@@ -77,6 +77,20 @@ func globToRegex(t *testing.T, g string) string {
 	return b.String()
 }
 
+// expandGlob returns paths a glob's rest matches: each "{a,b}"
+// alternative, "*" and "?" as a letter.
+func expandGlob(g string) []string {
+	if i := strings.IndexByte(g, '{'); i >= 0 {
+		j := i + strings.IndexByte(g[i:], '}')
+		var out []string
+		for _, alt := range strings.Split(g[i+1:j], ",") {
+			out = append(out, expandGlob(g[:i]+alt+g[j+1:])...)
+		}
+		return out
+	}
+	return []string{strings.NewReplacer("*", "p", "?", "q").Replace(g)}
+}
+
 // hooksFilesLine finds the `files:` value in the hooks file.
 func hooksFilesLine(t *testing.T, src string) (line, value string) {
 	m := regexp.MustCompile(`(?m)^  files: '([^']*)'$`).FindStringSubmatch(src)
@@ -139,6 +153,33 @@ func TestPreCommitFilesRegex(t *testing.T) {
 		".claude/settings.json.orig":      false,
 		".nyzhi/config.json":              false,
 		".config/opencode/opencode.json":  true, // also ./opencode.json's glob
+		// The newest readers.
+		".kilocode/mcp.json":                true,
+		"pkg/.kilocode/mcp.json":            true,
+		".kilocode/mcp_settings.json":       false,
+		".roo/mcp.json":                     true,
+		".gemini/settings.json":             true,
+		".gemini/settings.json.orig":        false,
+		".qwen/settings.json":               true,
+		".qwen/config.json":                 false,
+		".codex/config.toml":                true,
+		".codex/config.json":                false,
+		".zed/settings.json":                true,
+		".kiro/settings/mcp.json":           true,
+		".codeium/windsurf/mcp_config.json": false, // read only from the home directory
+	}
+	// One path made from each glob of every kind a repository can hold,
+	// at the root and deeper: the regex must match every file the
+	// registry knows, not only the samples above.
+	for _, k := range reg.Kinds() {
+		if k.Location == registry.Home {
+			continue
+		}
+		for _, g := range k.Globs {
+			for _, p := range expandGlob(strings.TrimPrefix(g, "**/")) {
+				samples[p], samples["deep/er/"+p] = true, true
+			}
+		}
 	}
 	err = filepath.WalkDir("../../testdata", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -265,5 +306,33 @@ func TestPreCommitHook(t *testing.T) {
 	out, code = preCommitRun("run", "--all-files")
 	if code != 1 || !strings.Contains(out, ".vscode/mcp.json:1:") || strings.Contains(out, "package.json") {
 		t.Errorf("README config on a broken .vscode/mcp.json: exit %d, want 1 with the finding:\n%s", code, out)
+	}
+
+	// Only a warning left: the hook passes, and fails with the README's
+	// "to be stricter" args.
+	if err := os.WriteFile(filepath.Join(repo, ".vscode", "mcp.json"), []byte(`{"servers": {"x": {"type": "stdio", "command": "node", "args": ["${HOME}/x.js"]}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("commit", "-qam", "warning only")
+	out, code = preCommitRun("run", "--all-files")
+	if code != 0 || !strings.Contains(out, "Passed") {
+		t.Errorf("a warning only: exit %d, want 0:\n%s", code, out)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := regexp.MustCompile("Pass `(args: \\[[^`]*\\])` to be stricter").FindStringSubmatch(string(readme))
+	if args == nil {
+		t.Fatal("README no longer says which args make the hook stricter")
+	}
+	stricter := strings.Replace(config, "- id: mcp-lsp\n", "- id: mcp-lsp\n        "+args[1]+"\n", 1)
+	if err := os.WriteFile(filepath.Join(repo, ".pre-commit-config.yaml"), []byte(stricter), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("commit", "-qam", "stricter")
+	out, code = preCommitRun("run", "--all-files")
+	if code != 1 || !strings.Contains(out, "[foreign-interpolation]") {
+		t.Errorf("README's %s on a warning: exit %d, want 1:\n%s\nconfig:\n%s", args[1], code, out, stricter)
 	}
 }
