@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/fix"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
@@ -60,6 +62,7 @@ func computeFixes(paths []string, opts cache.DiagnoseOptions, unsafe bool, stder
 			continue
 		}
 		ff := &fixedFile{path: p, abs: abs}
+		var reported map[string]bool // with --unsafe: the first pass's findings whose fix is not safe
 		for pass := 0; pass < maxFixPasses; pass++ {
 			snap := session.Snapshot()
 			f, found, ok := snap.Diagnose(abs, opts)
@@ -89,7 +92,17 @@ func computeFixes(paths []string, opts cache.DiagnoseOptions, unsafe bool, stder
 			if unsafe {
 				fixAll = fix.FixAllUnsafe
 			}
-			edits, n := fixAll(doc, fix.FromAnalysis(found))
+			diags := fix.FromAnalysis(found)
+			if unsafe {
+				if pass == 0 {
+					reported = unsafeFindings(diags)
+				} else {
+					diags = slices.DeleteFunc(diags, func(d fix.Diagnostic) bool {
+						return !d.Data.Fix.Safe && !reported[unsafeKey(d)]
+					})
+				}
+			}
+			edits, n := fixAll(doc, diags)
 			if n == 0 {
 				break
 			}
@@ -110,6 +123,30 @@ func computeFixes(paths []string, opts cache.DiagnoseOptions, unsafe bool, stder
 		}
 	}
 	return out, failed, blocked
+}
+
+// unsafeKey names a finding whose fix is not safe across the passes of
+// one file (its place moves as earlier fixes edit the file; its rule,
+// server and fix do not).
+func unsafeKey(d fix.Diagnostic) string {
+	f := d.Data.Fix
+	return strings.Join([]string{d.Code, d.Data.Server, string(f.Kind), f.Key, f.Value}, "\x00")
+}
+
+// unsafeFindings are the findings of the first pass that --unsafe may
+// fix. A later pass fixes no other finding that is not safe: a finding
+// that the fixes themselves brought about (wrapping "npx" in "cmd /c"
+// makes it the same server as one already wrapped: server-started-twice)
+// was never reported to the user, and removing a server for it would
+// be a surprise. Safe fixes are made in every pass.
+func unsafeFindings(diags []fix.Diagnostic) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range diags {
+		if !d.Data.Fix.Safe && d.Data.Fix.Kind != "" {
+			out[unsafeKey(d)] = true
+		}
+	}
+	return out
 }
 
 // literalSecrets returns the text of each literal secret the rules found

@@ -390,3 +390,26 @@ func TestCheckFixUnsafeKeepsEveryToolsServers(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckFixUnsafeFixesOnlyWhatWasReported: --unsafe makes the fixes
+// of the findings reported before it ran, not of those its own edits
+// bring about. Wrapping "fs" in cmd /c makes it the same server as
+// "already"; that server-started-twice was never reported, so "already"
+// is not removed: it is reported after the fix instead.
+func TestCheckFixUnsafeFixesOnlyWhatWasReported(t *testing.T) {
+	src := `{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "pkg@1.0.0"]}, "already": {"command": "cmd", "args": ["/c", "npx", "-y", "pkg@1.0.0"]}}}` + "\n"
+	dir := writeTree(t, map[string]string{".mcp.json": src})
+	setHome(t, filepath.Join(dir, "home"))
+	before, _, _ := runCLI(t, "check", dir)
+	if !strings.Contains(before, "[windows-cmd-wrapper]") || strings.Contains(before, "[server-started-twice]") {
+		t.Fatalf("before: %s", before)
+	}
+	out, errOut, code := runCLI(t, "check", "--fix", "--unsafe", dir)
+	want := `{"mcpServers": {"fs": {"command": "cmd", "args": ["/c", "npx", "-y", "pkg@1.0.0"]}, "already": {"command": "cmd", "args": ["/c", "npx", "-y", "pkg@1.0.0"]}}}` + "\n"
+	if got, _ := os.ReadFile(filepath.Join(dir, ".mcp.json")); string(got) != want {
+		t.Errorf("--fix --unsafe:\n%s\nwant\n%s", got, want)
+	}
+	if code != 0 || !strings.Contains(out, "[server-started-twice]") || errOut != "mcp-lsp check: fixed 1 problem\n" {
+		t.Errorf("after: exit %d, stderr %q, output:\n%s", code, errOut, out)
+	}
+}

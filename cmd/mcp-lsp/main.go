@@ -81,7 +81,8 @@ Usage:
         and writes nothing (status 1 when there is something to fix); a
         literal secret in it is masked. --unsafe adds the fixes that change
         what the file means (removing a duplicate, moving a secret into an
-        environment variable, a suggested key).
+        environment variable, a suggested key), for the findings reported
+        before it ran (not those its own edits bring about).
   mcp-lsp effective [--tool ID] [--cwd DIR] [--format text|json] [DIR]
         Print, for each tool (or one), the MCP servers it will start when
         launched in DIR (or --cwd), each with the file and line it comes
