@@ -179,23 +179,90 @@ func hasFix(found []rules.Diagnostic) bool {
 }
 
 // diffEdits returns the edits that turn ff.old into ff.new in one go:
-// the first pass's edits when there was one pass, else one edit of the
-// span that differs.
+// the first pass's edits when there was one pass, else the lines that
+// differ (lineEdits), so that the diff of several passes shows the lines
+// they changed rather than one block from the first change to the last.
 func (ff *fixedFile) diffEdits() []fix.Edit {
 	if len(ff.passes) == 1 {
 		return ff.passes[0]
 	}
+	return lineEdits(ff.abs, ff.old, ff.new)
+}
+
+// maxLineDiffCells bounds the table of lineEdits (lines changed in old
+// times lines in new, after the common first and last lines): beyond
+// it, the changed block is one edit.
+const maxLineDiffCells = 4 << 20
+
+// lineEdits returns edits of whole lines that turn old into new: a
+// longest common subsequence of the lines between the common first and
+// last ones, each run of lines not in it one edit.
+func lineEdits(path string, old, new []byte) []fix.Edit {
+	a, b := splitLines(old), splitLines(new)
 	pre := 0
-	for pre < len(ff.old) && pre < len(ff.new) && ff.old[pre] == ff.new[pre] {
+	for pre < len(a) && pre < len(b) && bytes.Equal(a[pre], b[pre]) {
 		pre++
 	}
 	suf := 0
-	for suf < len(ff.old)-pre && suf < len(ff.new)-pre && ff.old[len(ff.old)-1-suf] == ff.new[len(ff.new)-1-suf] {
+	for suf < len(a)-pre && suf < len(b)-pre && bytes.Equal(a[len(a)-1-suf], b[len(b)-1-suf]) {
 		suf++
 	}
-	e := fix.Edit{Path: ff.abs, NewText: string(ff.new[pre : len(ff.new)-suf])}
-	e.Span.Start, e.Span.End = pre, len(ff.old)-suf
-	return []fix.Edit{e}
+	starts := lineStarts(old)
+	offset := func(line int) int { // the start of old line i (len(old) past the last)
+		if line < len(starts) {
+			return starts[line]
+		}
+		return len(old)
+	}
+	edit := func(i0, i1 int, lines [][]byte) fix.Edit {
+		e := fix.Edit{Path: path, NewText: string(bytes.Join(lines, nil))}
+		e.Span.Start, e.Span.End = offset(i0), offset(i1)
+		return e
+	}
+	a, b = a[pre:len(a)-suf], b[pre:len(b)-suf]
+	n, m := len(a), len(b)
+	if n == 0 && m == 0 {
+		return nil
+	}
+	if n*m > maxLineDiffCells || n == 0 || m == 0 {
+		return []fix.Edit{edit(pre, pre+n, b)}
+	}
+	// lcs[i][j]: the length of the longest common subsequence of a[i:]
+	// and b[j:].
+	lcs := make([][]int32, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int32, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if bytes.Equal(a[i], b[j]) {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out []fix.Edit
+	i, j := 0, 0
+	for i < n || j < m {
+		if i < n && j < m && bytes.Equal(a[i], b[j]) {
+			i, j = i+1, j+1
+			continue
+		}
+		i0, j0 := i, j
+		for i < n || j < m {
+			if i < n && j < m && bytes.Equal(a[i], b[j]) {
+				break
+			}
+			if j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]) {
+				j++
+			} else {
+				i++
+			}
+		}
+		out = append(out, edit(pre+i0, pre+i, b[j0:j]))
+	}
+	return out
 }
 
 // writeFixed replaces the file at path, whose content was old, with

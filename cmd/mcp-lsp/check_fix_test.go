@@ -413,3 +413,45 @@ func TestCheckFixUnsafeFixesOnlyWhatWasReported(t *testing.T) {
 		t.Errorf("after: exit %d, stderr %q, output:\n%s", code, errOut, out)
 	}
 }
+
+// TestLineEditsDiff: the diff of a file fixed over several passes shows
+// the lines that changed, not one block from the first change to the
+// last, and applies with git to the fixed bytes (CRLF, no final line
+// break, insertions, removals, a file replaced whole).
+func TestLineEditsDiff(t *testing.T) {
+	cases := []struct{ name, old, new, want string }{
+		{"apart", "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n", "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nK\nl\n", ""},
+		{"insert and remove", "{\n  x\n  y\n  z\n}\n", "{\n  w\n  x\n  z\n}\n", "--- a/f.json\n+++ b/f.json\n@@ -1,5 +1,5 @@\n {\n+  w\n   x\n-  y\n   z\n }\n"},
+		{"crlf", "{\r\n  a\r\n  b\r\n}\r\n", "{\r\n  a\r\n  B\r\n}\r\n", "--- a/f.json\n+++ b/f.json\n@@ -1,4 +1,4 @@\n {\r\n   a\r\n-  b\r\n+  B\r\n }\r\n"},
+		{"no final break", "a\nb\nc", "a\nB\nc", ""},
+		{"last line", "a\nb\nc", "a\nb\nC\n", ""},
+		{"whole", "x\n", "y\nz\n", ""},
+		{"to empty", "x\ny\n", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			edits := lineEdits("f.json", []byte(c.old), []byte(c.new))
+			if got, err := fix.Apply([]byte(c.old), edits); err != nil || string(got) != c.new {
+				t.Fatalf("the edits make %q (%v), want %q", got, err, c.new)
+			}
+			var b bytes.Buffer
+			if err := writeUnifiedDiff(&b, "f.json", []byte(c.old), edits); err != nil {
+				t.Fatal(err)
+			}
+			if c.want != "" && b.String() != c.want {
+				t.Errorf("diff:\n%s\nwant:\n%s", b.String(), c.want)
+			}
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "f.json"), []byte(c.old), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			gitApply(t, dir, b.String())
+			if got, _ := os.ReadFile(filepath.Join(dir, "f.json")); string(got) != c.new {
+				t.Errorf("git apply made %q, want %q\n%s", got, c.new, b.String())
+			}
+			if c.name == "apart" && strings.Count(b.String(), "@@ -") != 2 {
+				t.Errorf("two changes far apart should be two hunks:\n%s", b.String())
+			}
+		})
+	}
+}
