@@ -145,7 +145,7 @@ func TestOracle(t *testing.T) {
 		var res oracleResult
 		if replay != "" {
 			dir := filepath.Join(replay, strings.ReplaceAll(c.name, "/", "_"))
-			if _, err := os.Stat(dir); err != nil {
+			if _, err := os.Stat(filepath.Join(dir, "out", "oracle-run.txt")); err != nil {
 				lines = append(lines, c.name+": not in the replayed run")
 				continue
 			}
