@@ -2,7 +2,6 @@ package verdict
 
 import (
 	"sync"
-
 	"unsafe"
 )
 
@@ -100,8 +99,7 @@ func (m *Memo[K, V]) insert(k K, text []byte, r V) {
 		m.cur[lk] = r // the stored key keeps its own text
 		return
 	}
-	// unique.Make copies a string it has not seen (it never keeps the
-	// caller's memory), and returns the copy made for an equal one.
+	// The interned copy, never the caller's memory.
 	m.cur[memoKey[K]{k, texts.intern(text)}] = r
 	m.n++
 }
