@@ -189,7 +189,6 @@ func Compute(in Input) *Result {
 	// a server map holds thousands of names, usually in order already.
 	var defs []*Definition
 	rank := 0
-	found := map[string]string{} // layer id -> the closest file it found
 	// A tool that validates the merged entries (Codex CLI) judges each
 	// server after the merge, not each file's entry alone.
 	mergedCheck := in.Tool.Profile.ValidatesMerged != nil && in.Tool.Profile.ValidatesMerged.Value
@@ -197,14 +196,9 @@ func Compute(in Input) *Result {
 	for li := range in.Tool.Profile.Layers {
 		layer := &in.Tool.Profile.Layers[li]
 		// A fallback layer gives way to the first of its preferred layers
-		// that found a file (Kilo Code: .kilocode/mcp.json, else
+		// that has a file (Kilo Code: .kilocode/mcp.json, else
 		// .cursor/mcp.json, else .mcp.json).
-		preferred := ""
-		for _, id := range layer.FallbackFor {
-			if preferred = found[id]; preferred != "" {
-				break
-			}
-		}
+		preferred := preferredFile(in, layer)
 		for _, c := range layerFiles(in, layer) {
 			if notInFolder(in, c.path) {
 				continue
@@ -214,13 +208,6 @@ func Compute(in Input) *Result {
 				continue
 			}
 			if f.Root == nil {
-				// An empty file holds no server, but it exists: a tool
-				// that reads the first of several files that exists
-				// (Kilo Code) stops at it and reads no fallback, as the
-				// editor's kinds say (registry.MatchIn).
-				if preferred == "" {
-					found[layer.ID] = c.path
-				}
 				continue
 			}
 			rank++
@@ -245,7 +232,6 @@ func Compute(in Input) *Result {
 				src.Dropped = fmt.Sprintf("read only when no %s exists, and %s does", PreferredName(in.LaunchDir, preferred), preferred)
 				continue
 			}
-			found[layer.ID] = c.path
 			// A directory's own trust (Codex CLI): an untrusted project's
 			// files are not read, so even a broken one stops nothing.
 			dirGate := gates.dirGate(layer, c.dir)
@@ -579,6 +565,40 @@ func layerFiles(in Input, layer *registry.Layer) []candidate {
 		}
 	}
 	return out
+}
+
+// preferredFile returns the file that keeps the fallback layer from being
+// read: of the first layer it is a fallback for that has a file (in the
+// layer's FallbackAt directory when it names one), the closest; "" when
+// there is none and the layer is read. Existence is what counts, not
+// whether the file parses, as the editor's kinds say (registry.MatchIn):
+// an empty or broken .kilocode/mcp.json still keeps Kilo Code from
+// reading .mcp.json.
+func preferredFile(in Input, layer *registry.Layer) string {
+	at := ""
+	if layer.FallbackAt != "" {
+		var ok bool
+		if at, ok = expand(in, layer.FallbackAt); !ok {
+			return ""
+		}
+	}
+	for _, id := range layer.FallbackFor {
+		i := slices.IndexFunc(in.Tool.Profile.Layers, func(l registry.Layer) bool { return l.ID == id })
+		if i < 0 {
+			continue
+		}
+		found := ""
+		for _, c := range layerFiles(in, &in.Tool.Profile.Layers[i]) {
+			if at != "" && c.dir != at || notInFolder(in, c.path) || in.Files(c.path) == nil {
+				continue
+			}
+			found = c.path
+		}
+		if found != "" {
+			return found
+		}
+	}
+	return ""
 }
 
 // walkDirs returns the directories from the boundary down to LaunchDir.

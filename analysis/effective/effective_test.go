@@ -266,23 +266,32 @@ func TestCopilotCLI_WalksToGitRootAndGithubFallback_VerifiedCopilotCLI1_0(t *tes
 	if got := winnerPath(server(t, r, "x")); got != "/repo/a/b/.mcp.json" {
 		t.Errorf("x winner = %s, want the closer file", got)
 	}
-	if got := strings.Join(names(r), ","); got != "x" {
-		t.Errorf("servers = %s: nothing above the git root, and no .github/mcp.json while a .mcp.json exists", got)
+	// The git root has no .mcp.json: Copilot CLI reads .github/mcp.json
+	// too, below the walk's files (verified by TestOracle, gen/03).
+	if got := strings.Join(names(r), ","); got != "gh,x" {
+		t.Errorf("servers = %s: nothing above the git root, and .github/mcp.json while the git root has no .mcp.json", got)
 	}
-	// The ignored file is a source the tool drops, naming the closest
-	// .mcp.json, so that check, hover and effective can say why.
+	// With one there, it is not read. The ignored file is a source the
+	// tool drops, naming the git root's .mcp.json, so that check, hover
+	// and effective can say why.
+	w["/repo/.mcp.json"] = `{"mcpServers": {"root": {"command": "r"}}}`
+	r = compute(t, "copilot-cli", w, "/repo/a/b", "/repo")
+	if got := strings.Join(names(r), ","); got != "root,x" {
+		t.Errorf("servers = %s, want no .github/mcp.json beside the git root's .mcp.json", got)
+	}
 	var gh *Source
 	for _, src := range r.Sources {
 		if filepath.ToSlash(src.Path) == "/repo/.github/mcp.json" {
 			gh = src
 		}
 	}
-	if gh == nil || filepath.ToSlash(gh.Preferred) != "/repo/a/b/.mcp.json" || !strings.Contains(gh.Dropped, "only when no .mcp.json exists") {
-		t.Errorf(".github/mcp.json source = %+v, want dropped in favour of /repo/a/b/.mcp.json", gh)
+	if gh == nil || filepath.ToSlash(gh.Preferred) != "/repo/.mcp.json" || !strings.Contains(gh.Dropped, "only when no .mcp.json exists") {
+		t.Errorf(".github/mcp.json source = %+v, want dropped in favour of /repo/.mcp.json", gh)
 	}
 	if d := CrossFile([]*Result{r}, func(p string) string { return p })["/repo/.github/mcp.json"]; len(d) != 1 || d[0].Code != rules.CodeFallbackIgnored {
 		t.Errorf("cross-file findings on .github/mcp.json = %+v, want one %s", d, rules.CodeFallbackIgnored)
 	}
+	delete(w, "/repo/.mcp.json")
 	delete(w, "/repo/a/.mcp.json")
 	delete(w, "/repo/a/b/.mcp.json")
 	r = compute(t, "copilot-cli", w, "/repo/a/b", "/repo")

@@ -241,13 +241,21 @@ type Layer struct {
 	// the gate files say (Claude Code 2.1.328 counts approval only after
 	// the trust dialog).
 	GateTrust *GateTrust `json:"gateTrust,omitempty"`
-	// FallbackFor names earlier layers: this layer is read only when none
-	// of them found a file (Copilot CLI reads .github/mcp.json only
-	// without .mcp.json; Kilo Code reads .cursor/mcp.json only without
-	// .kilocode/mcp.json, and .mcp.json only without either). A file
-	// counts once it exists, whether or not the tool can read it: a
-	// broken preferred file still keeps the fallback out.
+	// FallbackFor names other layers of the tool: this layer is read only
+	// when none of them has a file (Copilot CLI reads .github/mcp.json
+	// only without the git root's .mcp.json; Kilo Code reads
+	// .cursor/mcp.json only without .kilocode/mcp.json, and .mcp.json only
+	// without either). A file counts once it exists, whether or not the
+	// tool can read it: a broken preferred file still keeps the fallback
+	// out. The order of the layers stays their precedence: Copilot CLI's
+	// .github/mcp.json comes before the .mcp.json walk it gives way to,
+	// since a closer sub/.mcp.json wins a name over it.
 	FallbackFor []string `json:"fallbackFor,omitempty"`
+	// FallbackAt, a directory template ("{gitRoot}"), narrows FallbackFor
+	// to the preferred layers' files in that directory: Copilot CLI still
+	// reads .github/mcp.json beside a sub/.mcp.json of its walk when the
+	// git root has none (verified with Copilot CLI 1.0.102).
+	FallbackAt string `json:"fallbackAt,omitempty"`
 	// EnabledKey is the entry key whose false value turns a server off in
 	// this layer's files ("enabled" in OpenCode's format); "" when the
 	// tool has none there. Claude Code drops an unknown "enabled" key and

@@ -122,8 +122,10 @@ func TestParseRejectsBrokenData(t *testing.T) {
 		{"profile server map", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/.t.json","serverMaps":[]}]`)), dialect, ""), "no server maps"},
 		{"profile walk boundary", doc(profiled(tool, layer("p", `"walk":{"names":["t.json"],"boundary":"home","serverMaps":[["s"]]}`)), dialect, ""), "not root or git-root"},
 		{"profile duplicate layer", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}]`)+","+layer("u", `"files":[{"path":"{home}/b","serverMaps":[["s"]]}]`)), dialect, ""), "duplicate id"},
-		{"profile fallback", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}],"fallbackFor":["later"]`)), dialect, ""), "names no earlier layer"},
-		{"profile fallback second", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}]`)+","+layer("v", `"files":[{"path":"{home}/b","serverMaps":[["s"]]}],"fallbackFor":["u","w"]`)), dialect, ""), `fallbackFor "w" names no earlier layer`},
+		{"profile fallback", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}],"fallbackFor":["later"]`)), dialect, ""), "names no other layer"},
+		{"profile fallback second", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}]`)+","+layer("v", `"files":[{"path":"{home}/b","serverMaps":[["s"]]}],"fallbackFor":["u","w"]`)), dialect, ""), `fallbackFor "w" names no other layer`},
+		{"profile fallback itself", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}],"fallbackFor":["u"]`)), dialect, ""), `fallbackFor "u" names no other layer`},
+		{"profile fallbackAt alone", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}],"fallbackAt":"{gitRoot}"`)), dialect, ""), "fallbackAt without fallbackFor"},
 		{"profile fallback empty", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}],"fallbackFor":[]`)), dialect, ""), "fallbackFor is empty"},
 		{"profile layer fact", doc(profiled(tool, layer("u", `"files":[{"path":"{home}/a","serverMaps":[["s"]]}],"jsonc":{"value":true,"confidence":"confirmed"}`)), dialect, ""), "needs a source"},
 	} {

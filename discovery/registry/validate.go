@@ -382,9 +382,12 @@ func validateProfile(where string, p *Profile, add func(string, ...any), basis f
 			add("%s: gate %q needs gateFiles", lw, l.Gate)
 		}
 		for _, f := range l.FallbackFor {
-			if !seen[f] {
-				add("%s: fallbackFor %q names no earlier layer", lw, f)
+			if f == l.ID || !slices.ContainsFunc(p.Layers, func(o Layer) bool { return o.ID == f }) {
+				add("%s: fallbackFor %q names no other layer", lw, f)
 			}
+		}
+		if l.FallbackAt != "" && len(l.FallbackFor) == 0 {
+			add("%s: fallbackAt without fallbackFor", lw)
 		}
 		if l.FallbackFor != nil && len(l.FallbackFor) == 0 {
 			add("%s: fallbackFor is empty (leave it out: the layer is always read)", lw)
