@@ -319,8 +319,9 @@ describe('the extension in real VS Code (code-server + Chromium)', { skip: !REQU
     );
     const p = ps.find((p) => p.code === 'type-not-accepted');
     assert.equal(p?.col, 15);
-    // VS Code 1.139 reads the workspace folder's .mcp.json too, and skips the entry.
-    assert.match(p?.message ?? '', /Claude Code and VS Code skip server "filesystem": unknown type "local"/);
+    // VS Code 1.139 reads the workspace folder's .mcp.json too, and skips the entry; so does
+    // Kilo Code (no .kilocode/mcp.json or .cursor/mcp.json there), which refuses the whole file.
+    assert.match(p?.message ?? '', /Claude Code and VS Code skip server "filesystem" and Kilo Code refuses the whole configuration because of server "filesystem": unknown type "local"/);
     await s.shot('problems');
   }));
 
