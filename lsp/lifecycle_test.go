@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"github.com/mcp-lsp/mcp-lsp/lsp/lsptest"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -161,5 +163,40 @@ func TestNonFileURIsAreIgnored(t *testing.T) {
 	defer c.mu.Unlock()
 	if len(c.history) != 0 {
 		t.Errorf("diagnostics published for non-file URIs: %+v", c.history)
+	}
+}
+
+// TestRequestBeforeShutdownIsAnswered: a request the client sent before
+// shutdown is answered, even when the shutdown is handled while the
+// request still waits to run. VS Code sends code action requests up to
+// the moment it restarts the server and shows "Request
+// textDocument/codeAction failed." for each one refused (the real VS Code
+// test's settings step failed so).
+func TestRequestBeforeShutdownIsAnswered(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	var first sync.Once
+	hook := func(_ context.Context, method string) {
+		if method == protocol.MethodTextDocumentHover {
+			first.Do(func() {
+				close(entered)
+				<-release
+			})
+		}
+	}
+	c, _ := startRaw(t, lsptest.Server{Home: t.TempDir()}, Options{testHook: hook})
+	c.Request("1", "initialize", map[string]any{"processId": nil, "capabilities": map[string]any{}})
+	c.Notify("initialized", map[string]any{})
+	uri := string(pathToURI(filepath.Join(t.TempDir(), ".mcp.json")))
+	c.Send(`{"jsonrpc":"2.0","id":"before","method":"textDocument/hover","params":{"textDocument":{"uri":"` + uri + `"},"position":{"line":0,"character":0}}}`)
+	<-entered
+	if r := c.Request(`"down"`, "shutdown", nil); r["error"] != nil {
+		t.Fatalf("shutdown: %s", r["error"])
+	}
+	close(release)
+	if r := c.Reply(`"before"`); r["error"] != nil {
+		t.Errorf("a request sent before shutdown was refused: %s", r["error"])
+	}
+	if r := c.Request(`"after"`, "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 0, "character": 0}}); lsptest.ErrorCode(r) != int64(jsonrpc2.InvalidRequest) {
+		t.Errorf("a request sent after shutdown: %s, want InvalidRequest", r)
 	}
 }

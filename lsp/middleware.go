@@ -166,6 +166,13 @@ var orderedCalls = map[string]bool{
 type pinnedView struct {
 	snap *cache.Snapshot
 	opts cache.DiagnoseOptions
+	// state is the lifecycle state at the reader's place in the stream:
+	// a request the client sent before shutdown is answered, even when
+	// the shutdown (a writer, which waits only for earlier readers to
+	// pin) is handled before the request runs. VS Code sends code action
+	// requests up to the moment it restarts the server, and shows "Request
+	// textDocument/codeAction failed." for every one refused.
+	state lifecycleState
 }
 
 type pinnedViewKey struct{}
@@ -173,7 +180,16 @@ type pinnedViewKey struct{}
 // pin records in ctx the snapshot and settings current when a reader's
 // turn came.
 func (s *Server) pin(ctx context.Context) context.Context {
-	return context.WithValue(ctx, pinnedViewKey{}, &pinnedView{s.session.Snapshot(), s.diagnoseOptions()})
+	return context.WithValue(ctx, pinnedViewKey{}, &pinnedView{s.session.Snapshot(), s.diagnoseOptions(), s.state()})
+}
+
+// stateAt returns the lifecycle state a request is judged in: the one
+// pinned by the scheduler when its turn came, or the current one.
+func (s *Server) stateAt(ctx context.Context) lifecycleState {
+	if v, ok := ctx.Value(pinnedViewKey{}).(*pinnedView); ok {
+		return v.state
+	}
+	return s.state()
 }
 
 // view returns the snapshot and settings a request answers from: those
@@ -230,6 +246,9 @@ func (s *Server) discardPredecoded(req jsonrpc2.Request) {
 
 func (s *Server) lifecycleHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 	return func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		if s.opts.testHook != nil {
+			s.opts.testHook(ctx, req.Method())
+		}
 		_, isCall := req.(*jsonrpc2.Call)
 		method := req.Method()
 		switch method {
@@ -250,7 +269,7 @@ func (s *Server) lifecycleHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 			}
 			return next(ctx, reply, req)
 		}
-		switch s.state() {
+		switch s.stateAt(ctx) {
 		case stateUninitialized:
 			if !isCall {
 				s.discardPredecoded(req)

@@ -63,7 +63,8 @@ type Options struct {
 	InputWaiting func() int
 
 	// testHook, when set, runs before every message is dispatched, inside
-	// the recover middleware: tests use it to make a handler panic or block.
+	// the recover middleware and before the lifecycle check: tests use it
+	// to make a handler panic or block.
 	testHook func(ctx context.Context, method string)
 	// testDidChange, when set, is told for every didChange whether the
 	// stream decoded its params (decodeDidChange) or the handler did.

@@ -239,9 +239,6 @@ func (s *Server) resyncFromDisk(path string, d *desync) {
 // decode or does not know, before protocol.ServerHandler sees them.
 func (s *Server) extraHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 	return func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-		if s.opts.testHook != nil {
-			s.opts.testHook(ctx, req.Method())
-		}
 		switch req.Method() {
 		case protocol.MethodInitialize:
 			return s.serveInitialize(ctx, reply, req)
