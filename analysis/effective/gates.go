@@ -97,15 +97,11 @@ type gateObject struct {
 func (g *gateReader) gateObjects(layer *registry.Layer) []gateObject {
 	var out []gateObject
 	for _, gf := range layer.GateFiles {
-		path, ok := expand(g.in, gf.Path)
+		path, root, ok := objectFile(g.in, gf.Path)
 		if !ok {
 			continue
 		}
-		f := g.in.Files(path)
-		if f == nil || f.Root == nil || f.Root.Kind != jsonc.Object {
-			continue
-		}
-		if obj := lookup(f.Root, expandSegments(g.in, gf.At)...); obj != nil {
+		if obj := lookup(root, expandSegments(g.in, gf.At)...); obj != nil {
 			out = append(out, gateObject{path, obj})
 		}
 	}
@@ -145,15 +141,11 @@ func (a *approval) gate(server string) Gate {
 func (g *gateReader) readTrust(layer *registry.Layer) *Gate {
 	root := cmpOr(g.in.GitRoot, g.in.LaunchDir)
 	for _, gf := range layer.GateFiles {
-		path, ok := expand(g.in, gf.Path)
+		_, settings, ok := objectFile(g.in, gf.Path)
 		if !ok {
 			continue
 		}
-		f := g.in.Files(path)
-		if f == nil || f.Root == nil || f.Root.Kind != jsonc.Object {
-			continue
-		}
-		for _, folder := range stringList(f.Root.Get("trustedFolders")) {
+		for _, folder := range stringList(settings.Get("trustedFolders")) {
 			folder = filepath.Clean(folder)
 			if folder == root || strings.HasPrefix(root, folder+string(filepath.Separator)) {
 				return &Gate{}
@@ -231,6 +223,21 @@ func jsonPath(key []string) string {
 		}
 	}
 	return b.String()
+}
+
+// objectFile reads the settings file the path template tmpl names: its
+// path and its top-level object, ok false when the template does not
+// expand here or the file is missing or not an object. Gate files,
+// switches, trust and enablement files are all read through it.
+func objectFile(in Input, tmpl string) (path string, root *jsonc.Node, ok bool) {
+	if path, ok = expand(in, tmpl); !ok {
+		return "", nil, false
+	}
+	f := in.Files(path)
+	if f == nil || f.Root == nil || f.Root.Kind != jsonc.Object {
+		return "", nil, false
+	}
+	return path, f.Root, true
 }
 
 func lookup(n *jsonc.Node, path ...string) *jsonc.Node {

@@ -1,9 +1,5 @@
 package effective
 
-import (
-	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
-)
-
 // switchGates are the profile's switches (registry.Profile.Switches):
 // lists of server names in a settings file that turn the servers of some
 // layers off without touching their entries, such as Copilot CLI's
@@ -21,15 +17,11 @@ func readSwitches(in Input) switchGates {
 	}
 	out := switchGates{}
 	for _, sw := range p.Switches {
-		path, ok := expand(in, sw.File)
+		path, root, ok := objectFile(in, sw.File)
 		if !ok {
 			continue
 		}
-		f := in.Files(path)
-		if f == nil || f.Root == nil || f.Root.Kind != jsonc.Object {
-			continue
-		}
-		obj := lookup(f.Root, expandSegments(in, sw.At)...)
+		obj := lookup(root, expandSegments(in, sw.At)...)
 		if obj == nil {
 			continue
 		}

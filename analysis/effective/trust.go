@@ -98,27 +98,21 @@ func trusted(in Input, t *registry.FolderTrust) bool {
 		return true // the check is off unless turned on (Qwen Code)
 	}
 	if !t.OptIn && t.Off != nil {
-		if path, ok := expand(in, t.Off.File); ok {
-			if f := in.Files(path); f != nil && f.Root != nil && len(t.Off.Key) > 0 {
-				if obj := lookup(f.Root, t.Off.Key[:len(t.Off.Key)-1]...); obj != nil {
-					if m := obj.Get(t.Off.Key[len(t.Off.Key)-1]); m != nil && m.Value != nil && m.Value.Kind == jsonc.False {
-						return true
-					}
+		if _, root, ok := objectFile(in, t.Off.File); ok && len(t.Off.Key) > 0 {
+			if obj := lookup(root, t.Off.Key[:len(t.Off.Key)-1]...); obj != nil {
+				if m := obj.Get(t.Off.Key[len(t.Off.Key)-1]); m != nil && m.Value != nil && m.Value.Kind == jsonc.False {
+					return true
 				}
 			}
 		}
 	}
-	path, ok := expand(in, t.File)
+	_, root, ok := objectFile(in, t.File)
 	if !ok {
-		return false
-	}
-	f := in.Files(path)
-	if f == nil || f.Root == nil || f.Root.Kind != jsonc.Object {
 		return false
 	}
 	dir := filepath.Clean(in.LaunchDir)
 	longest, level := -1, ""
-	for _, m := range f.Root.Members {
+	for _, m := range root.Members {
 		if m.Key == nil || m.Value == nil || m.Value.Kind != jsonc.String {
 			continue
 		}
@@ -234,16 +228,12 @@ func (g *profileGates) intersect(list []string) {
 
 // readEnablement reads {"<server>": {"enabled": false}} switches.
 func (g *profileGates) readEnablement(in Input, e *registry.Enablement) {
-	path, ok := expand(in, e.File)
+	path, root, ok := objectFile(in, e.File)
 	if !ok {
 		return
 	}
-	f := in.Files(path)
-	if f == nil || f.Root == nil || f.Root.Kind != jsonc.Object {
-		return
-	}
 	g.disabled = map[string]string{}
-	for _, m := range f.Root.Members {
+	for _, m := range root.Members {
 		if m.Key == nil || m.Value == nil || m.Value.Kind != jsonc.Object {
 			continue
 		}
