@@ -43,14 +43,13 @@ func identityOf(s *Server) string {
 			vals[i], present[i] = f.Member.Value, true
 		}
 	}
-	const command, args = 0, 1
-	if !present[command] && isNull(vals[5]) && isNull(vals[6]) && isNull(vals[7]) {
+	if !present[idCommand] && isNull(vals[idURL]) && isNull(vals[idHTTPURL]) && isNull(vals[idServerURL]) {
 		return ""
 	}
-	cmdArray := vals[command] != nil && vals[command].Kind == jsonc.Array
+	cmdArray := vals[idCommand] != nil && vals[idCommand].Kind == jsonc.Array
 	b := make([]byte, 0, 128)
 	for _, i := range identityOrder {
-		if !present[i] && (i != args || !cmdArray) {
+		if !present[i] && (i != idArgs || !cmdArray) {
 			continue
 		}
 		if len(b) > 0 {
@@ -58,13 +57,13 @@ func identityOf(s *Server) string {
 		}
 		b = append(b, identityFields[i]...)
 		b = append(b, ':')
-		c := vals[command]
+		c := vals[idCommand]
 		switch {
-		case cmdArray && i == command: // OpenCode: program and arguments in one array
+		case cmdArray && i == idCommand: // OpenCode: program and arguments in one array
 			b = appendList(b, c.Elements[:min(1, len(c.Elements))], nil)
-		case cmdArray && i == args:
+		case cmdArray && i == idArgs:
 			var more []*jsonc.Node
-			if a := vals[args]; a != nil && a.Kind == jsonc.Array {
+			if a := vals[idArgs]; a != nil && a.Kind == jsonc.Array {
 				more = a.Elements
 			}
 			b = appendList(b, c.Elements[min(1, len(c.Elements)):], more)
@@ -74,6 +73,13 @@ func identityOf(s *Server) string {
 	}
 	return string(b)
 }
+
+// The indexes of identityFields that identityOf treats apart
+// (TestIdentityIndexes keeps them in step).
+const (
+	idCommand, idArgs             = 0, 1
+	idURL, idHTTPURL, idServerURL = 5, 6, 7
+)
 
 // identityFields are the merged fields that make two servers the same;
 // identityOrder lists their indexes by name, the order identity writes.

@@ -56,3 +56,13 @@ func TestIdentityComparesValues(t *testing.T) {
 		t.Errorf("a local server's identity %q lacks its command", got)
 	}
 }
+
+// TestIdentityIndexes: the named indexes identityOf uses name the fields
+// they stand for.
+func TestIdentityIndexes(t *testing.T) {
+	for i, want := range map[int]string{idCommand: "command", idArgs: "args", idURL: "url", idHTTPURL: "httpUrl", idServerURL: "serverUrl"} {
+		if identityFields[i] != want {
+			t.Errorf("identityFields[%d] = %q, want %q", i, identityFields[i], want)
+		}
+	}
+}
