@@ -1,6 +1,7 @@
 package jsonc
 
 import (
+	"hash/maphash"
 	"slices"
 	"sort"
 	"strconv"
@@ -318,4 +319,17 @@ func (n *Node) link() {
 	for i, e := range n.Elements {
 		e.Parent, e.index = n, int32(i)
 	}
+}
+
+// Hash returns a 64-bit hash of the source bytes of n's span in f: two
+// nodes (of this file or of another version of it) with the same bytes
+// have the same hash within one process. It keys caches of per-entry
+// results across edits, so an edit in one server costs the others one
+// hash of their bytes (tens of nanoseconds), not a comparison of their
+// content. The seed is per process: never store the hash.
+func (f *File) Hash(n *Node) uint64 {
+	if n == nil || n.Span.Start < 0 || n.Span.End > len(f.Src) || n.Span.End < n.Span.Start {
+		return 0
+	}
+	return maphash.Bytes(ownSeed, f.Src[n.Span.Start:n.Span.End])
 }

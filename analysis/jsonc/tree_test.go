@@ -174,3 +174,21 @@ func TestKeysRepeat(t *testing.T) {
 		t.Error("a tree the parser did not make claims its keys were checked")
 	}
 }
+
+func TestHashFollowsTheBytes(t *testing.T) {
+	a := Parse([]byte(`{"x": {"command": "é"}, "y": {"command": "é"}, "z": {"command": "e"}}`))
+	b := Parse([]byte("\r\n  {\"y\": {\"command\": \"é\"}}"))
+	x := a.Root.Members[0].Value
+	y := a.Root.Members[1].Value
+	z := a.Root.Members[2].Value
+	yb := b.Root.Members[0].Value
+	if a.Hash(x) != a.Hash(y) || a.Hash(y) != b.Hash(yb) {
+		t.Errorf("same bytes, different hashes")
+	}
+	if a.Hash(x) == a.Hash(z) {
+		t.Errorf("different bytes, same hash")
+	}
+	if a.Hash(x) == a.Hash(a.Root) || a.Hash(nil) != 0 {
+		t.Errorf("root or nil")
+	}
+}
