@@ -210,9 +210,15 @@ func load(name string) (*dialect, error) {
 	if !ok {
 		return nil, fmt.Errorf("schemas: unknown dialect %q (known: %s)", name, strings.Join(Dialects(), ", "))
 	}
-	d.once.Do(func() { d.root, d.defs, d.err = compile(name) })
+	d.once.Do(func() { d.root, d.defs, d.err = compile(name, trusted) })
 	return d, d.err
 }
+
+// How compile treats the embedded schema (see trusted.go).
+const (
+	trusted   = false // compiled without validating it against the meta-schema
+	validated = true  // validated against the meta-schema first, as the library does
+)
 
 // compile compiles the root and every $defs entry of one dialect with a
 // single compiler. Compiling the definitions through the same compiler
@@ -220,7 +226,7 @@ func load(name string) (*dialect, error) {
 // matching part of the whole-file schema behave identically. It all happens
 // inside one sync.Once because a jsonschema.Compiler is not safe for
 // concurrent use.
-func compile(name string) (*jsonschema.Schema, map[string]*jsonschema.Schema, error) {
+func compile(name string, validate bool) (*jsonschema.Schema, map[string]*jsonschema.Schema, error) {
 	raw := Raw(name)
 	var doc struct {
 		Defs map[string]json.RawMessage `json:"$defs"`
@@ -230,8 +236,11 @@ func compile(name string) (*jsonschema.Schema, map[string]*jsonschema.Schema, er
 	}
 
 	id := schemaURL(name)
-	c := newCompiler()
-	if err := c.AddResource(id, bytes.NewReader(raw)); err != nil {
+	c, text, ok := trustedCompiler(raw)
+	if validate || !ok {
+		c, text = newCompiler(), raw
+	}
+	if err := c.AddResource(id, bytes.NewReader(text)); err != nil {
 		return nil, nil, fmt.Errorf("schemas: %s: %w", name, err)
 	}
 	root, err := c.Compile(id)
@@ -245,6 +254,12 @@ func compile(name string) (*jsonschema.Schema, map[string]*jsonschema.Schema, er
 			return nil, nil, err
 		}
 		defs[def] = s
+	}
+	if c.Draft != jsonschema.Draft2020 {
+		restoreDraft(root)
+		for _, s := range defs {
+			restoreDraft(s)
+		}
 	}
 	return root, defs, nil
 }

@@ -702,7 +702,7 @@ func CommandIsArray(dialect, def string) bool {
 }
 
 // Prepare compiles every dialect's schema and what the messages need to
-// know of them, which the first analysis otherwise pays for (about 80 ms
-// of CPU, a good part of opening a large file). The language server calls
+// know of them, which the first analysis otherwise pays for (about 10 ms
+// of CPU since the schemas are trusted, schemas/trusted.go; 80 ms before). The language server calls
 // it in the background as it starts, before any file arrives.
 func Prepare() { schemaFacts() }
