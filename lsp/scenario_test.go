@@ -48,7 +48,6 @@ type goldenDiagnostic struct {
 	Message  string          `json:"message"`
 	Related  []goldenRelated `json:"related,omitempty"`
 	Tags     []int           `json:"tags,omitempty"`
-	Data     map[string]any  `json:"data,omitempty"`
 }
 
 type goldenRelated struct {
@@ -243,11 +242,6 @@ func (sc *scenario) toGolden(ds []protocol.Diagnostic) []goldenDiagnostic {
 		for _, r := range d.RelatedInformation {
 			p, _ := uriToPath(r.Location.URI)
 			g.Related = append(g.Related, goldenRelated{Path: sc.rel(p), Range: formatRange(r.Location.Range), Message: r.Message})
-		}
-		if d.Data != nil {
-			// Round-trip through JSON so both drivers compare equal types.
-			b, _ := json.Marshal(d.Data)
-			_ = json.Unmarshal(b, &g.Data)
 		}
 		out = append(out, g)
 	}

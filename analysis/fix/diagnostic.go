@@ -19,8 +19,8 @@ type Diagnostic struct {
 // offers ([rules.Fix], the one vocabulary of fix data, documented in
 // docs/rules.md) and the facts a fixer checks against the file before
 // editing (the server, the field, the key, the type spelling as written).
-// A diagnostic travels to the editor and back as JSON, so a code action
-// request brings Data back as an untyped JSON object; [DecodeData]
+// A finding's Data is an untyped map (the editor is never sent it: the
+// language server finds the finding again by code and range); [DecodeData]
 // re-marshals it into this struct. Unknown keys are ignored.
 type Data struct {
 	Fix    rules.Fix `json:"fix"`
@@ -62,8 +62,8 @@ func (s Strings) Has(v string) bool {
 }
 
 // DecodeData decodes a diagnostic's Data from JSON. Data of an unexpected
-// shape (a client that mangled it, an old server) decodes to the zero
-// Data, which no fix accepts, rather than to an error.
+// shape decodes to the zero Data, which no fix accepts, rather than to an
+// error.
 func DecodeData(raw []byte) Data {
 	var d Data
 	if len(raw) == 0 || json.Unmarshal(raw, &d) != nil {
@@ -72,9 +72,9 @@ func DecodeData(raw []byte) Data {
 	return d
 }
 
-// FromAnalysis converts analysis findings. Their Data goes through JSON,
-// exactly as it would to the editor and back, so a fix sees the same
-// Data whether the diagnostic came from the server or from the client.
+// FromAnalysis converts analysis findings. Their Data goes through JSON
+// into the typed Data, so a fix reads the same fields whichever Go types
+// the rule built them with.
 func FromAnalysis(ds []rules.Diagnostic) []Diagnostic {
 	out := make([]Diagnostic, len(ds))
 	for i, d := range ds {
