@@ -208,8 +208,11 @@ given single files, which it checks without their workspace).
 
 ## Quick fixes
 
-A diagnostic that comes with a quick fix carries it in its ` + "`data`" + ` under
-` + "`fix`" + `, in one vocabulary for every rule:
+A finding that comes with a quick fix carries it under ` + "`fix`" + ` (in
+` + "`rules.Diagnostic.Data`" + `), in one vocabulary for every rule. The editor is
+not sent it: published diagnostics carry no ` + "`data`" + `, and a code action
+request finds the finding again by the code and range the editor echoes,
+so a diagnostic left from an older version of the file gets no fix.
 
 | field | meaning |
 |---|---|
