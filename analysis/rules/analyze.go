@@ -45,6 +45,15 @@ func AnalyzeFile(in FileInput) []Diagnostic {
 	if in.Cache == nil {
 		in.Cache = NewCache()
 	}
+	if ds, ok := analyzeByEntry(in); ok {
+		return ds
+	}
+	return analyzeWhole(in)
+}
+
+// analyzeWhole is AnalyzeFile without the file memo: every check over the
+// whole file, the servers' findings from the per-entry memos.
+func analyzeWhole(in FileInput) []Diagnostic {
 	project := projectRulesAside(in)
 	var ds []Diagnostic
 	for _, k := range fileChecks {

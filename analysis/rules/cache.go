@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/mcp-lsp/mcp-lsp/analysis/verdict"
+import (
+	"sync"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
+)
 
 // Cache is what analysis remembers between calls: the verdicts on server
 // entries (verdict.Cache) and, per entry, the reconciled schema findings,
@@ -27,6 +31,15 @@ type Cache struct {
 	subjects verdict.Memo[entryMemoKey, []Diagnostic]
 	sem      verdict.Memo[entryMemoKey, *semMemoResult]
 	proj     verdict.Memo[entryMemoKey, []Diagnostic] // checkProjectRules
+
+	// files are the per-server findings of the files analysed, as a
+	// whole (analyzeByEntry), by file and context.
+	filesMu sync.Mutex
+	files   map[fileMemoKey]*fileMemo
+	clock   uint64 // analyses made, for evicting the least recent file
+	// judged counts the servers analyzeByEntry judged (not from a file
+	// memo), for tests.
+	judged int
 }
 
 // Computed is the number of entries whose findings the memos computed so
@@ -43,6 +56,9 @@ func (c *Cache) Reset() {
 	c.subjects.Reset()
 	c.sem.Reset()
 	c.proj.Reset()
+	c.filesMu.Lock()
+	c.files = nil
+	c.filesMu.Unlock()
 }
 
 // fit makes room in every memo for a server map of n entries read by

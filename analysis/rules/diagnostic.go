@@ -89,6 +89,22 @@ type Diagnostic struct {
 	Data map[string]any `json:"data,omitempty"`
 }
 
+// compareDiagnostics is the order of SortDiagnostics.
+func compareDiagnostics(a, b *Diagnostic) int {
+	// Not cmp.Or, which compares the strings of findings that differ
+	// in position already.
+	if c := cmp.Compare(a.Span.Start, b.Span.Start); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Span.End, b.Span.End); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Code, b.Code); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Message, b.Message)
+}
+
 // SortDiagnostics orders diagnostics by position, then code and message, so
 // output is deterministic (schema validators and map iteration are not).
 //
@@ -96,20 +112,7 @@ type Diagnostic struct {
 // which a stable sort of 1,300 moved about many times over), and leaves
 // a list sorted already as it is.
 func SortDiagnostics(ds []Diagnostic) {
-	order := func(a, b *Diagnostic) int {
-		// Not cmp.Or, which compares the strings of findings that differ
-		// in position already.
-		if c := cmp.Compare(a.Span.Start, b.Span.Start); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.Span.End, b.Span.End); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.Code, b.Code); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Message, b.Message)
-	}
+	order := compareDiagnostics
 	sorted := true
 	for i := 1; i < len(ds) && sorted; i++ {
 		sorted = order(&ds[i-1], &ds[i]) <= 0

@@ -57,11 +57,7 @@ func checkProjectRules(in FileInput) []Diagnostic {
 	if in.Kind == nil || in.Parsed == nil {
 		return nil
 	}
-	project := in.Kind.Scope == registry.ScopeProject
-	key := projectMemoKey(in, project)
-	// Spans are re-based on the parse's text: a memo is only usable when
-	// that is the text analysed.
-	memo := in.Cache != nil && bytes.Equal(in.Content, in.Parsed.Src)
+	p := newProjectPass(in)
 	var ds []Diagnostic
 	seen := map[*jsonc.Member]bool{}
 	for i := range in.Kind.Readers {
@@ -69,36 +65,67 @@ func checkProjectRules(in FileInput) []Diagnostic {
 			if sm.Node == nil || sm.Node.Kind != jsonc.Object {
 				continue
 			}
-			if memo {
+			if p.memo {
 				in.Cache.fit(len(sm.Node.Members), 1)
 			}
 			// About one finding per server in a large file of npx servers.
 			ds = slices.Grow(ds, len(sm.Node.Members))
 			for _, m := range sm.Node.Members {
-				if seen[m] || m.Key == nil || m.Value == nil || m.Value.Kind != jsonc.Object {
+				if seen[m] || !projectRulesApply(m) {
 					continue
 				}
 				seen[m] = true
-				if !memo || !memoSafe(in.Parsed, in.index, m) {
-					ds = append(ds, projectRulesOf(in, m, project)...)
-					continue
-				}
-				at := m.Span.Start
-				text := in.Parsed.Src[at:m.Span.End]
-				found, ok := in.Cache.proj.Get(key, text)
-				if !ok {
-					mine := projectRulesOf(in, m, project)
-					in.Cache.proj.Put(key, text, memoDiagnostics(mine, at))
-					ds = append(ds, mine...)
-					continue
-				}
-				for _, d := range found {
-					ds = append(ds, rebase(d, at))
-				}
+				ds = p.entry(ds, m)
 			}
 		}
 	}
 	return append(ds, approveAllProjectServers(in)...)
+}
+
+// projectRulesApply reports whether the project rules look at the member
+// m of a server map: a server whose definition is an object.
+func projectRulesApply(m *jsonc.Member) bool {
+	return m.Key != nil && m.Value != nil && m.Value.Kind == jsonc.Object
+}
+
+// projectPass is what the project rules of one file share between its
+// entries: the memo's key and whether it may be used.
+type projectPass struct {
+	in      FileInput
+	project bool // the file is shared with the project
+	key     entryMemoKey
+	memo    bool
+}
+
+func newProjectPass(in FileInput) *projectPass {
+	project := in.Kind.Scope == registry.ScopeProject
+	return &projectPass{
+		in: in, project: project, key: projectMemoKey(in, project),
+		// Spans are re-based on the parse's text: a memo is only usable
+		// when that is the text analysed.
+		memo: in.Cache != nil && bytes.Equal(in.Content, in.Parsed.Src),
+	}
+}
+
+// entry appends the project rules' findings on the server m to ds,
+// through the memo where it can.
+func (p *projectPass) entry(ds []Diagnostic, m *jsonc.Member) []Diagnostic {
+	in := p.in
+	if !p.memo || !memoSafe(in.Parsed, in.index, m) {
+		return append(ds, projectRulesOf(in, m, p.project)...)
+	}
+	at := m.Span.Start
+	text := in.Parsed.Src[at:m.Span.End]
+	found, ok := in.Cache.proj.Get(p.key, text)
+	if !ok {
+		mine := projectRulesOf(in, m, p.project)
+		in.Cache.proj.Put(p.key, text, memoDiagnostics(mine, at))
+		return append(ds, mine...)
+	}
+	for _, d := range found {
+		ds = append(ds, rebase(d, at))
+	}
+	return ds
 }
 
 // projectRulesOf is what the rules of this file find on the server m, in

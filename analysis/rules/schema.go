@@ -68,9 +68,26 @@ func init() {
 // share a file with servers (~/.claude.json, opencode.json, Claude
 // Desktop's preferences) are never flagged.
 func checkSchema(in FileInput) []Diagnostic {
+	c := newSchemaCheck(in, true)
+	if c == nil {
+		return nil
+	}
+	ds := c.fileDiagnostics()
+	for _, s := range c.subjects {
+		ds = append(ds, c.subjectDiagnostics(s)...)
+	}
+	return ds
+}
+
+// newSchemaCheck collects what each reader of in makes of the file: its
+// server maps, and the subjects to judge (the server entries only when
+// servers is set; analyzeByEntry judges those one by one). nil when there
+// is nothing to check: the syntax checks report an empty or non-object
+// file.
+func newSchemaCheck(in FileInput, servers bool) *schemaCheck {
 	f := in.Parsed
 	if in.Kind == nil || f == nil || f.Root == nil || f.Root.Kind != jsonc.Object {
-		return nil // the syntax checks report an empty or non-object file
+		return nil
 	}
 	if in.index == nil {
 		in.index = &parseIndex{}
@@ -78,7 +95,7 @@ func checkSchema(in FileInput) []Diagnostic {
 	if in.Cache == nil {
 		in.Cache = NewCache()
 	}
-	c := &schemaCheck{in: in, f: f}
+	c := &schemaCheck{in: in, f: f, noServers: !servers}
 	for i := range in.Kind.Readers {
 		r := &in.Kind.Readers[i]
 		if len(r.ServerMaps) == 0 || !schemaHasDialect(r.Dialect) {
@@ -86,14 +103,16 @@ func checkSchema(in FileInput) []Diagnostic {
 		}
 		c.reader(r)
 	}
+	return c
+}
+
+// fileDiagnostics are the findings on the file rather than on one server:
+// missing server maps, maps that are not objects, VS Code's inputs.
+func (c *schemaCheck) fileDiagnostics() []Diagnostic {
 	var ds []Diagnostic
 	ds = append(ds, c.missingMaps()...)
 	ds = append(ds, c.badMaps()...)
-	ds = append(ds, c.extra...)
-	for _, s := range c.subjects {
-		ds = append(ds, c.subjectDiagnostics(s)...)
-	}
-	return ds
+	return append(ds, c.extra...)
 }
 
 // schemaCheck is the state of one checkSchema run: the subjects (servers
@@ -115,6 +134,9 @@ type schemaCheck struct {
 	servers map[*jsonc.Node][]*schemaSubject
 	// memoCtx caches the subject memo's context per reader set.
 	memoCtx map[uint64]string
+	// noServers: the server entries are not subjects of this check (see
+	// newSchemaCheck).
+	noServers bool
 }
 
 // schemaBadMap is a server map that is not an object, with its readers.
@@ -157,6 +179,9 @@ func (c *schemaCheck) reader(r *registry.Reader) {
 	for _, sm := range maps {
 		if sm.Node.Kind != jsonc.Object {
 			c.addBadMap(sm, r)
+			continue
+		}
+		if c.noServers {
 			continue
 		}
 		for _, sub := range c.serverSubjects(sm) {

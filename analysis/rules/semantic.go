@@ -80,6 +80,24 @@ var semanticRules = []Rule{
 // (GitHub Copilot CLI accepts it)"). A server every reader accepts as
 // meant gets nothing.
 func checkSemantics(in FileInput) []Diagnostic {
+	c := newSemantic(in)
+	for _, k := range semChecks {
+		k.sem(c)
+	}
+	for _, g := range c.groups {
+		k, memo := c.memoKey(g)
+		ms := c.in.index.lastMembers(g.sm.Node)
+		c.in.Cache.fit(len(ms), len(g.readers))
+		for _, m := range ms {
+			c.server(m, g, k, memo)
+		}
+	}
+	return c.ds
+}
+
+// newSemantic prepares a checkSemantics run: the file's server maps with
+// their readers.
+func newSemantic(in FileInput) *semantic {
 	if in.Registry == nil {
 		in.Registry = registry.Default()
 	}
@@ -94,18 +112,7 @@ func checkSemantics(in FileInput) []Diagnostic {
 	}
 	c := &semantic{in: in, f: in.Parsed}
 	c.groups = c.serverMaps()
-	for _, k := range semChecks {
-		k.sem(c)
-	}
-	for _, g := range c.groups {
-		k, memo := c.memoKey(g)
-		ms := c.in.index.lastMembers(g.sm.Node)
-		c.in.Cache.fit(len(ms), len(g.readers))
-		for _, m := range ms {
-			c.server(m, g, k, memo)
-		}
-	}
-	return c.ds
+	return c
 }
 
 // semantic is the state of one checkSemantics run.

@@ -1,0 +1,94 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+)
+
+// genServers is /work/shared/tools/genconfig.py's "claude N --errors": a
+// .mcp.json of n servers, one in three remote, every 97th with "args" a
+// string (a schema error), indented by two as json.dumps does.
+func genServers(n int) string {
+	var b strings.Builder
+	b.WriteString("{\n  \"mcpServers\": {\n")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, "    \"server-%05d\": {\n", i)
+		if i%3 == 0 {
+			fmt.Fprintf(&b, "      \"type\": \"http\",\n      \"url\": \"https://mcp%d.example.com/mcp\",\n      \"headers\": {\n        \"X-Tenant\": \"t%d\"\n      }", i, i)
+		} else {
+			args := fmt.Sprintf("[\n        \"-y\",\n        \"@example/server-%d\",\n        \"--port\",\n        \"%d\"\n      ]", i, 1000+i)
+			if i%97 == 5 {
+				args = `"not-an-array"`
+			}
+			fmt.Fprintf(&b, "      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": %s,\n      \"env\": {\n        \"NODE_ENV\": \"production\",\n        \"LEVEL\": \"%d\"\n      }", args, i)
+		}
+		b.WriteString("\n    }")
+	}
+	b.WriteString("\n  }\n}\n")
+	return b.String()
+}
+
+// workspaceKind is .mcp.json directly in a workspace folder, as the
+// language server sees it: read by Claude Code, Copilot CLI, VS Code and
+// (no .kilocode/mcp.json or .cursor/mcp.json beside it) Kilo Code.
+func workspaceKind(tb testing.TB) *registry.FileKind {
+	k, ok := registry.Default().MatchIn("/p/.mcp.json", registry.Env{Home: "/home/u", GOOS: "linux"}, []string{"/p"}, func(string) bool { return false })
+	if !ok {
+		tb.Fatal("no kind for /p/.mcp.json")
+	}
+	return k
+}
+
+// lookupResolver finds every command but "missing-*", and remembers
+// nothing (the language server's lookups are cached per session).
+type lookupResolver struct{}
+
+func (lookupResolver) LookPath(command, dir string) bool {
+	return !strings.HasPrefix(command, "missing-")
+}
+func (lookupResolver) FileExists(path string) bool { return false }
+
+// BenchmarkAnalyzeEditInsideServer is what the language server's per-file
+// analysis costs on a keystroke inside one server of the 1,000-server
+// file (genconfig.py claude 1000 --errors, four readers, command lookup
+// on): every iteration types one more character into server 500's
+// package name, so that entry is new text each time and every entry after
+// it moves. The parse is not timed (package jsonc's benchmarks time it);
+// cpu-ns/op is the process's CPU during AnalyzeFile, GC included.
+//
+//	go test ./analysis/rules -run X -bench AnalyzeEditInsideServer -benchmem
+func BenchmarkAnalyzeEditInsideServer(b *testing.B) {
+	src := genServers(1000)
+	kind := workspaceKind(b)
+	cache := NewCache()
+	at := strings.Index(src, `"@example/server-500"`) + len(`"@example/server-500`)
+	run := func(text string) []Diagnostic {
+		return AnalyzeFile(FileInput{Path: "/p/.mcp.json", Content: []byte(text), Parsed: jsonc.Parse([]byte(text)), Kind: kind, Cache: cache, Resolver: lookupResolver{}})
+	}
+	if ds := run(src); len(ds) < 1000 {
+		b.Fatalf("%d findings, want one per npx server at least", len(ds))
+	}
+	typed := ""
+	var cpu time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		typed += "x"
+		text := src[:at] + typed + src[at:]
+		content := []byte(text)
+		in := FileInput{Path: "/p/.mcp.json", Content: content, Parsed: jsonc.Parse(content), Kind: kind, Cache: cache, Resolver: lookupResolver{}}
+		b.StartTimer()
+		start := cpuTime()
+		AnalyzeFile(in)
+		cpu += cpuTime() - start
+	}
+	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
+}

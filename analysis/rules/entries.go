@@ -1,0 +1,748 @@
+package rules
+
+import (
+	"bytes"
+	"cmp"
+	"hash/maphash"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+)
+
+// An edit of a large file changes one server. analyzeByEntry makes
+// AnalyzeFile cost what that server costs, plus a pass over the others
+// that reads nothing but their bytes: each server's findings (the project
+// rules', the schema's, the semantic rules' and command-not-found's), once
+// merged and sorted, are kept per file (fileMemo) under a hash of the
+// server's member text, spans relative to its start, and re-based to its
+// new offset. The file-level rules (syntax, missing or misplaced server
+// maps, inputs, files a tool does not read) run on every analysis, and
+// the two lists are merged as AnalyzeFile's one sort would order them.
+//
+// A server's findings depend on its text and on what the file memo's key
+// holds (the registry, the path, the readers, the Windows settings,
+// whether a Resolver is given, VS Code's input ids); on which of the file's
+// readers read its map, and whether it is the last with its name (the
+// entry's key); and on the machine: the command lookups it asked for,
+// which are asked again of the Resolver on every analysis (once per
+// distinct question) and must get the same answers, else the server is
+// judged again. A server near a syntax error is judged on every analysis,
+// as by the per-entry memos (memoSafe).
+//
+// Where the merge cannot reproduce the whole-file order exactly (a server
+// map inside another, a finding outside its server, two equal findings of
+// the same phase from both lists) AnalyzeFile falls back to analyzeWhole;
+// TestByEntrySameAsWhole compares the two on every test file.
+
+// Phases: the order in which analyzeWhole appends findings, which breaks
+// ties of its stable sort: each file check in the order of fileChecks (the
+// project rules' servers before their file-level finding, the schema's
+// file-level findings before its servers), then checkSemantics' file
+// checks, then its servers.
+var (
+	phaseOfCheck  = map[*Check]uint8{}
+	phaseProject  uint8 // the project rules' per-server findings
+	phaseApprove  uint8 // approveAllProjectServers
+	phaseSchemaF  uint8 // missing and bad maps, inputs that are not objects
+	phaseSchema   uint8 // the schema's subjects: servers and VS Code's inputs
+	phaseSemFile  uint8 // semChecks
+	phaseSemEntry uint8 // each server's semantic and machine findings
+)
+
+// phaseGeneric marks, in a stored phase, a finding of a generic code
+// (genericCodes), so that assembling needs no map lookup to know.
+const phaseGeneric = 0x80
+
+func init() {
+	p := uint8(0)
+	for _, k := range fileChecks {
+		switch k {
+		case projectRulesCheck:
+			phaseProject, phaseApprove = p, p+1
+			p += 2
+		case schemaValidation:
+			phaseSchemaF, phaseSchema = p, p+1
+			p += 2
+		default:
+			phaseOfCheck[k] = p
+			p++
+		}
+	}
+	phaseSemFile, phaseSemEntry = p, p+1
+	if !(phaseProject < phaseSchema && phaseSchema < phaseSemEntry) || p+1 >= phaseGeneric {
+		panic("rules: a server's findings are merged as project, schema, semantic (analyzeByEntry)")
+	}
+}
+
+// fileMemo keeps one file's per-server findings (see analyzeByEntry), in
+// one context: Cache.fileMemo's key.
+type fileMemo struct {
+	mu sync.Mutex
+	// maps are the descriptions of the server maps seen (mapDescription);
+	// an entry's key holds the index of its map's.
+	maps    []string
+	entries map[entryKey]*entryFindings
+	run     uint64 // analyses made, for sweeping entries no longer used
+	used    uint64 // the Cache's clock at the last analysis, for eviction
+}
+
+// entryKey is what a server's findings are kept under in its file memo:
+// besides the member's text (hashed here, compared on a hit), which map
+// it is in and whether it is the last member with its name.
+type entryKey struct {
+	hash uint64
+	mp   uint16
+	last bool
+}
+
+// entryFindings are one server's findings: AnalyzeFile's findings on it,
+// generic ones dropped and sorted as AnalyzeFile drops and sorts them,
+// before any severity override, spans relative to the member's start.
+// Read-only once made.
+type entryFindings struct {
+	text    string // the member's text
+	ds      []Diagnostic
+	phases  []uint8 // parallel to ds, phaseGeneric set on generic codes
+	queries []machineQuestion
+	run     uint64 // the file memo's run that used it last
+}
+
+// machineQuestion is one question asked of the Resolver, with its answer.
+type machineQuestion struct {
+	file   bool // FileExists(a); else LookPath(a, b)
+	a, b   string
+	answer bool
+}
+
+type machineKey struct {
+	file bool
+	a, b string
+}
+
+// machineAnswers asks the Resolver each distinct question once per
+// analysis: a 1,000-server file asks a thousand times where npx is.
+type machineAnswers struct {
+	r    Resolver
+	seen map[machineKey]bool
+}
+
+func (m *machineAnswers) answer(file bool, a, b string) bool {
+	k := machineKey{file, a, b}
+	if ans, ok := m.seen[k]; ok {
+		return ans
+	}
+	var ans bool
+	if file {
+		ans = m.r.FileExists(a)
+	} else {
+		ans = m.r.LookPath(a, b)
+	}
+	if m.seen == nil {
+		m.seen = map[machineKey]bool{}
+	}
+	m.seen[k] = ans
+	return ans
+}
+
+// same reports whether the Resolver answers qs as it did.
+func (m *machineAnswers) same(qs []machineQuestion) bool {
+	for _, q := range qs {
+		if m.answer(q.file, q.a, q.b) != q.answer {
+			return false
+		}
+	}
+	return true
+}
+
+// machineLog is the Resolver of one server's rules: it answers through
+// the analysis' machineAnswers and records the questions.
+type machineLog struct {
+	answers *machineAnswers
+	qs      []machineQuestion
+}
+
+func (l *machineLog) LookPath(command, dir string) bool {
+	ans := l.answers.answer(false, command, dir)
+	l.qs = append(l.qs, machineQuestion{a: command, b: dir, answer: ans})
+	return ans
+}
+
+func (l *machineLog) FileExists(path string) bool {
+	ans := l.answers.answer(true, path, "")
+	l.qs = append(l.qs, machineQuestion{file: true, a: path, answer: ans})
+	return ans
+}
+
+// maxFileMemos bounds the files whose servers' findings a Cache keeps:
+// the least recently analysed is dropped first.
+const maxFileMemos = 64
+
+type fileMemoKey struct {
+	reg *registry.Registry
+	ctx string
+}
+
+// fileMemo returns the memo of the file in ctx, made if there is none.
+func (c *Cache) fileMemo(reg *registry.Registry, ctx string) *fileMemo {
+	c.filesMu.Lock()
+	defer c.filesMu.Unlock()
+	c.clock++
+	k := fileMemoKey{reg, ctx}
+	if m, ok := c.files[k]; ok {
+		m.used = c.clock
+		return m
+	}
+	if len(c.files) >= maxFileMemos {
+		var oldest fileMemoKey
+		at := ^uint64(0)
+		for k, m := range c.files {
+			if m.used < at {
+				oldest, at = k, m.used
+			}
+		}
+		delete(c.files, oldest)
+	}
+	if c.files == nil {
+		c.files = map[fileMemoKey]*fileMemo{}
+	}
+	m := &fileMemo{entries: map[entryKey]*entryFindings{}, used: c.clock}
+	c.files[k] = m
+	return m
+}
+
+// entryMap is one server map of the file, as analyzeByEntry walks it.
+type entryMap struct {
+	node *jsonc.Node
+	proj bool    // the project rules read it
+	sem  *semMap // its readers for the schema and semantic rules; nil: none
+	last map[string]*jsonc.Member
+	desc uint16 // its description's index in the file memo
+	key  entryMemoKey
+	memo bool // the semantic memo may be used (semantic.memoKey)
+}
+
+// entryUnit is one server of the file in one analysis.
+type entryUnit struct {
+	m              *jsonc.Member
+	mp             *entryMap
+	proj, sem, sch bool // which rules look at it
+	last           bool
+	safe           bool // its findings may come from and go to the memo
+	key            entryKey
+	found          *entryFindings
+	// fresh are the findings judged in this analysis, spans absolute
+	// (nil when found comes from the memo).
+	fresh []Diagnostic
+}
+
+var entrySeed = maphash.MakeSeed()
+
+// analyzeByEntry is AnalyzeFile for in, with each server's findings from
+// the session's file memo where they still hold. ok is false when it
+// cannot give exactly what analyzeWhole would.
+func analyzeByEntry(in FileInput) (_ []Diagnostic, ok bool) {
+	f := in.Parsed
+	if in.Kind == nil || f.Root == nil || f.Root.Kind != jsonc.Object || len(in.Kind.Readers) > 64 || !sameText(in.Content, f.Src) {
+		return nil, false
+	}
+	sem := newSemantic(in)
+	maps, ok := entryMaps(in, sem)
+	if !ok {
+		return nil, false
+	}
+
+	// The file-level findings, in phase order.
+	var file []Diagnostic
+	var filePh []uint8
+	add := func(ph uint8, ds []Diagnostic) {
+		for range ds {
+			filePh = append(filePh, ph)
+		}
+		file = append(file, ds...)
+	}
+	for _, k := range fileChecks {
+		switch k {
+		case projectRulesCheck:
+			add(phaseApprove, approveAllProjectServers(in))
+		case schemaValidation:
+			if c := newSchemaCheck(in, false); c != nil {
+				add(phaseSchemaF, c.fileDiagnostics())
+				for _, s := range c.subjects { // VS Code's inputs
+					add(phaseSchema, c.subjectDiagnostics(s))
+				}
+			}
+		default:
+			add(phaseOfCheck[k], k.file(in))
+		}
+	}
+	for _, k := range semChecks {
+		k.sem(sem)
+	}
+	add(phaseSemFile, sem.ds)
+	sem.ds = nil
+
+	memo := in.Cache.fileMemo(in.Registry, fileMemoContext(in, sem))
+	units := entryUnits(in, memo, maps)
+	answers := &machineAnswers{r: in.Resolver}
+	memo.mu.Lock()
+	memo.run++
+	run := memo.run
+	for i := range units {
+		if u := &units[i]; u.safe {
+			text := f.Src[u.m.Span.Start:u.m.Span.End]
+			if e := memo.entries[u.key]; e != nil && e.text == string(text) {
+				u.found = e
+				e.run = run
+			}
+		}
+	}
+	memo.mu.Unlock()
+	var misses []int
+	for i := range units {
+		if u := &units[i]; u.found != nil && !answers.same(u.found.queries) {
+			u.found = nil
+		}
+		if units[i].found == nil {
+			misses = append(misses, i)
+		}
+	}
+	if len(misses) > 0 {
+		judgeEntries(in, sem, maps, units, misses, answers)
+		in.Cache.filesMu.Lock()
+		in.Cache.judged += len(misses)
+		in.Cache.filesMu.Unlock()
+		memo.mu.Lock()
+		for _, i := range misses {
+			if u := &units[i]; u.safe {
+				u.found.run = run
+				memo.entries[u.key] = u.found
+			}
+		}
+		if len(memo.entries) > 2*len(units)+64 {
+			for k, e := range memo.entries {
+				if e.run != run {
+					delete(memo.entries, k)
+				}
+			}
+		}
+		memo.mu.Unlock()
+	}
+	return assemble(in, file, filePh, units)
+}
+
+// sameText reports whether a and b hold the same bytes, without comparing
+// them when they are the same memory.
+func sameText(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || &a[0] == &b[0] || bytes.Equal(a, b)
+}
+
+// entryMaps returns the file's server maps that some rule looks into, in
+// file order; ok is false when one lies inside another.
+func entryMaps(in FileInput, sem *semantic) (_ []*entryMap, ok bool) {
+	var maps []*entryMap
+	find := func(n *jsonc.Node) *entryMap {
+		for _, mp := range maps {
+			if mp.node == n {
+				return mp
+			}
+		}
+		mp := &entryMap{node: n}
+		maps = append(maps, mp)
+		return mp
+	}
+	for i := range in.Kind.Readers {
+		for _, sm := range FindServerMaps(in.Parsed, &in.Kind.Readers[i]) {
+			if sm.Node != nil && sm.Node.Kind == jsonc.Object {
+				find(sm.Node).proj = true
+			}
+		}
+	}
+	if !slices.Contains(fileChecks, projectRulesCheck) {
+		maps = nil
+	}
+	for _, g := range sem.groups {
+		mp := find(g.sm.Node)
+		mp.sem = g
+		if len(g.readers) > 64 {
+			return nil, false
+		}
+		mp.key, mp.memo = sem.memoKey(g)
+	}
+	slices.SortFunc(maps, func(a, b *entryMap) int { return cmp.Compare(a.node.Span.Start, b.node.Span.Start) })
+	for i := 1; i < len(maps); i++ {
+		if maps[i].node.Span.Start < maps[i-1].node.Span.End {
+			return nil, false
+		}
+	}
+	for _, mp := range maps {
+		mp.last = in.index.lastByKey(mp.node)
+	}
+	return maps, true
+}
+
+// mapDescription says who reads a server map: the project rules or not,
+// and which of the file's readers (by index) for the other rules.
+func mapDescription(in FileInput, mp *entryMap) string {
+	b := []byte{'-'}
+	if mp.proj {
+		b[0] = 'p'
+	}
+	if mp.sem != nil {
+		for _, r := range mp.sem.readers {
+			for j := range in.Kind.Readers {
+				if &in.Kind.Readers[j] == r {
+					b = append(strconv.AppendInt(b, int64(j), 10), ',')
+				}
+			}
+		}
+	}
+	return string(b)
+}
+
+// fileMemoContext is everything outside a server's text, its map's
+// readers and its lastness that its findings depend on: the file memo's
+// key (with the registry).
+func fileMemoContext(in FileInput, sem *semantic) string {
+	b := appendKeyString(nil, in.Path)
+	// The checks run (a test runs them one by one).
+	b = strconv.AppendBool(b, slices.Contains(fileChecks, projectRulesCheck))
+	b = strconv.AppendBool(b, slices.Contains(fileChecks, schemaValidation))
+	b = strconv.AppendInt(b, int64(len(entryChecks)), 10)
+	b = strconv.AppendInt(b, int64(len(machineChecks)), 10)
+	b = appendKeyString(b, in.Kind.ID)
+	b = appendKeyString(b, string(in.Kind.Scope))
+	for i := range in.Kind.Readers {
+		b = appendReaderKey(b, &in.Kind.Readers[i])
+	}
+	b = append(b, '|')
+	for _, on := range []bool{in.Config.NotOnWindows, in.Config.OnWindows, in.Resolver != nil} {
+		b = strconv.AppendBool(b, on)
+	}
+	for _, r := range in.Kind.Readers {
+		if r.Dialect == "vscode" {
+			b = append(b, "|inputs"...)
+			for _, id := range sem.inputIDs() {
+				b = appendKeyString(b, id)
+			}
+			break
+		}
+	}
+	return string(b)
+}
+
+// entryUnits lists the servers of maps, in file order, each with its key.
+func entryUnits(in FileInput, memo *fileMemo, maps []*entryMap) []entryUnit {
+	n := 0
+	for _, mp := range maps {
+		n += len(mp.node.Members)
+	}
+	units := make([]entryUnit, 0, n)
+	memo.mu.Lock()
+	for _, mp := range maps {
+		desc := mapDescription(in, mp)
+		i := slices.Index(memo.maps, desc)
+		if i < 0 {
+			i = len(memo.maps)
+			memo.maps = append(memo.maps, desc)
+		}
+		mp.desc = uint16(i)
+	}
+	memo.mu.Unlock()
+	f := in.Parsed
+	hasSchema := slices.Contains(fileChecks, schemaValidation)
+	for _, mp := range maps {
+		for _, m := range mp.node.Members {
+			u := entryUnit{m: m, mp: mp, proj: mp.proj && projectRulesApply(m)}
+			if mp.sem != nil && m.Key != nil && m.Value != nil {
+				u.last = mp.last == nil || mp.last[m.Key.Str] == m
+				u.sem = u.last
+				u.sch = u.sem && hasSchema && len(mp.sem.readers) > 0 && m.Value.Kind != jsonc.Invalid && !sem0SyntaxErrorIn(f, m.Value)
+			}
+			if !u.proj && !u.sem {
+				continue
+			}
+			u.safe = len(memo.maps) <= 1<<16 && memoSafe(f, in.index, m)
+			if u.safe {
+				u.key = entryKey{hash: maphash.Bytes(entrySeed, f.Src[m.Span.Start:m.Span.End]), mp: mp.desc, last: u.last}
+			}
+			units = append(units, u)
+		}
+	}
+	return units
+}
+
+// sem0SyntaxErrorIn reports whether a syntax error starts within n (the
+// schema check's hasSyntaxError).
+func sem0SyntaxErrorIn(f *jsonc.File, n *jsonc.Node) bool {
+	return len(f.Errors) > 0 && (&schemaCheck{f: f}).hasSyntaxError(n.Span)
+}
+
+// judgeEntries finds the findings of the servers units[misses], as
+// analyzeWhole's checks would: the project rules (on another core when
+// there are many), the schema, the semantic rules and the machine's.
+func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUnit, misses []int, answers *machineAnswers) {
+	for _, mp := range maps {
+		in.Cache.fit(len(mp.node.Members), len(in.Kind.Readers))
+	}
+	proj := make([][]Diagnostic, len(misses))
+	runProject := func(in FileInput) {
+		p := newProjectPass(in)
+		for j, i := range misses {
+			if units[i].proj {
+				proj[j] = p.entry(nil, units[i].m)
+			}
+		}
+	}
+	var wait func()
+	if len(in.Content) >= asideSize && len(misses) >= 64 {
+		// As projectRulesAside: the project rules share nothing mutable
+		// with the others but the locked memos, and get their own index.
+		pin := in
+		pin.index = &parseIndex{}
+		done := make(chan any, 1)
+		go func() {
+			defer func() { done <- recover() }()
+			runProject(pin)
+		}()
+		wait = func() {
+			if r := <-done; r != nil {
+				panic(r)
+			}
+		}
+	} else {
+		runProject(in)
+	}
+
+	sch := make([][]Diagnostic, len(misses))
+	sc := &schemaCheck{in: in, f: in.Parsed}
+	for j, i := range misses {
+		if u := &units[i]; u.sch {
+			m := u.m
+			sch[j] = sc.subjectDiagnostics(&schemaSubject{noun: "server", name: m.Key.Str, nameTok: m.Key.Span, value: m.Value, member: m, readers: u.mp.sem.readers})
+		}
+	}
+
+	semAt := make([]int, len(misses)+1)
+	queries := make([][]machineQuestion, len(misses))
+	var log *machineLog
+	if in.Resolver != nil {
+		log = &machineLog{answers: answers}
+		sem.in.Resolver = log
+	}
+	for j, i := range misses {
+		semAt[j] = len(sem.ds)
+		if u := &units[i]; u.sem {
+			sem.server(u.m, u.mp.sem, u.mp.key, u.mp.memo)
+			if log != nil && len(log.qs) > 0 {
+				queries[j] = slices.Clone(log.qs)
+				log.qs = log.qs[:0]
+			}
+		}
+	}
+	semAt[len(misses)] = len(sem.ds)
+	sem.in.Resolver = in.Resolver
+
+	if wait != nil {
+		wait()
+	}
+	for j, i := range misses {
+		u := &units[i]
+		semDs := sem.ds[semAt[j]:semAt[j+1]]
+		n := len(proj[j]) + len(sch[j]) + len(semDs)
+		ds := make([]Diagnostic, 0, n)
+		ph := make([]uint8, 0, n)
+		for _, part := range []struct {
+			ds    []Diagnostic
+			phase uint8
+		}{{proj[j], phaseProject}, {sch[j], phaseSchema}, {semDs, phaseSemEntry}} {
+			for _, d := range part.ds {
+				p := part.phase
+				if genericCodes[d.Code] {
+					p |= phaseGeneric
+				}
+				ds = append(ds, d)
+				ph = append(ph, p)
+			}
+		}
+		ds, ph = dropGenericWithin(ds, ph)
+		sortWithPhases(ds, ph)
+		// The caller gets these; the memo keeps its own copy of their
+		// Data, as the per-entry memos do (memoDiagnostics).
+		u.fresh = ds
+		e := &entryFindings{phases: ph, queries: queries[j]}
+		if u.safe {
+			at := u.m.Span.Start
+			e.text = string(in.Parsed.Src[at:u.m.Span.End])
+			e.ds = memoDiagnostics(ds, at)
+		}
+		u.found = e
+	}
+}
+
+// dropGenericWithin is dropGenericDuplicates on one server's findings,
+// keeping phases parallel.
+func dropGenericWithin(ds []Diagnostic, ph []uint8) ([]Diagnostic, []uint8) {
+	if !slices.ContainsFunc(ph, func(p uint8) bool { return p&phaseGeneric != 0 }) {
+		return ds, ph
+	}
+	j := 0
+	for i, d := range ds {
+		if ph[i]&phaseGeneric != 0 && slices.ContainsFunc(ds, func(o Diagnostic) bool {
+			return !genericCodes[o.Code] && o.Span == d.Span
+		}) {
+			continue
+		}
+		ds[j], ph[j] = d, ph[i]
+		j++
+	}
+	return ds[:j], ph[:j]
+}
+
+// sortWithPhases is SortDiagnostics, keeping phases parallel.
+func sortWithPhases(ds []Diagnostic, ph []uint8) {
+	sorted := true
+	for i := 1; i < len(ds) && sorted; i++ {
+		sorted = compareDiagnostics(&ds[i-1], &ds[i]) <= 0
+	}
+	if sorted {
+		return
+	}
+	idx := make([]int, len(ds))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return compareDiagnostics(&ds[a], &ds[b]) })
+	outD := make([]Diagnostic, len(ds))
+	outP := make([]uint8, len(ds))
+	for i, j := range idx {
+		outD[i], outP[i] = ds[j], ph[j]
+	}
+	copy(ds, outD)
+	copy(ph, outP)
+}
+
+// assemble merges the file-level findings with the servers' into
+// AnalyzeFile's result: generic findings dropped where a specific one
+// shares the span, severities set, sorted. ok is false when the order
+// could differ from analyzeWhole's.
+func assemble(in FileInput, file []Diagnostic, filePh []uint8, units []entryUnit) (_ []Diagnostic, ok bool) {
+	// The file-level spans, for the generic findings: a file-level one
+	// dropped for a server's specific finding, or the reverse.
+	const fileSpecific, fileGeneric, entrySpecific = 1, 2, 4
+	var spans map[[2]int]uint8
+	var anyFileSpecific, anyFileGeneric bool
+	if len(file) > 0 {
+		spans = make(map[[2]int]uint8, len(file))
+		for i, d := range file {
+			bit := uint8(fileSpecific)
+			if genericCodes[d.Code] {
+				bit, filePh[i] = fileGeneric, filePh[i]|phaseGeneric
+				anyFileGeneric = true
+			} else {
+				anyFileSpecific = true
+			}
+			spans[[2]int{d.Span.Start, d.Span.End}] |= bit
+		}
+	}
+	n := 0
+	for i := range units {
+		n += len(units[i].found.phases)
+	}
+	entries := make([]Diagnostic, 0, n)
+	entryPh := make([]uint8, 0, n)
+	for i := range units {
+		u := &units[i]
+		at, size := u.m.Span.Start, u.m.Span.End-u.m.Span.Start
+		ds, base := u.found.ds, at
+		if u.fresh != nil {
+			ds, base = u.fresh, 0
+		}
+		for j, d := range ds {
+			if d.Span.Start+base < at || d.Span.End+base > at+size {
+				return nil, false // a finding outside its server
+			}
+			p := u.found.phases[j]
+			if spans != nil {
+				at := [2]int{d.Span.Start + base, d.Span.End + base}
+				switch {
+				case p&phaseGeneric != 0 && anyFileSpecific && spans[at]&fileSpecific != 0:
+					continue
+				case p&phaseGeneric == 0 && anyFileGeneric:
+					if bits, ok := spans[at]; ok {
+						spans[at] = bits | entrySpecific
+					}
+				}
+			}
+			if base != 0 {
+				d = rebase(d, base)
+			}
+			entries = append(entries, d)
+			entryPh = append(entryPh, p)
+		}
+	}
+	if anyFileGeneric {
+		j := 0
+		for i, d := range file {
+			if filePh[i]&phaseGeneric != 0 && spans[[2]int{d.Span.Start, d.Span.End}]&(fileSpecific|entrySpecific) != 0 {
+				continue
+			}
+			file[j], filePh[j] = d, filePh[i]
+			j++
+		}
+		file, filePh = file[:j], filePh[:j]
+	}
+	if len(file)+len(entries) == 0 {
+		return nil, true // as analyzeWhole: nil for none, empty when all are turned off
+	}
+	if len(in.Config.Severity) > 0 {
+		file, filePh = applyWithPhases(&in.Config, file, filePh)
+		entries, entryPh = applyWithPhases(&in.Config, entries, entryPh)
+	}
+	sortWithPhases(file, filePh)
+	if len(file) == 0 {
+		return entries, true
+	}
+	out := make([]Diagnostic, 0, len(file)+len(entries))
+	i, j := 0, 0
+	for i < len(file) && j < len(entries) {
+		c := compareDiagnostics(&file[i], &entries[j])
+		if c == 0 {
+			pf, pe := filePh[i]&^phaseGeneric, entryPh[j]&^phaseGeneric
+			if pf == pe {
+				return nil, false // their order is the order of the checks' walks
+			}
+			c = cmp.Compare(pf, pe)
+		}
+		if c < 0 {
+			out = append(out, file[i])
+			i++
+		} else {
+			out = append(out, entries[j])
+			j++
+		}
+	}
+	out = append(out, file[i:]...)
+	return append(out, entries[j:]...), true
+}
+
+// applyWithPhases is Config.apply, keeping phases parallel.
+func applyWithPhases(c *Config, ds []Diagnostic, ph []uint8) ([]Diagnostic, []uint8) {
+	j := 0
+	for i, d := range ds {
+		if s, ok := c.Severity[d.Code]; ok {
+			if s == SeverityOff {
+				continue
+			}
+			d.Severity = s
+		}
+		ds[j], ph[j] = d, ph[i]
+		j++
+	}
+	return ds[:j], ph[:j]
+}
