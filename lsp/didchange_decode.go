@@ -2,12 +2,14 @@ package lsp
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math/bits"
 	"strconv"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // bigString is the length from which decodeDidChange unescapes a string
@@ -22,14 +24,11 @@ var errSlowPath = errors.New("didChange params need the ordinary decoder")
 // the document they carry (rpcstream calls it on the raw frame, see
 // Options.Predecode). encoding/json walks a 400 KB text byte by byte, in
 // two passes; here every string of bigString bytes or more is unescaped
-// by unquote, which jumps from backslash to backslash, and replaced by a
+// by unquote, which skips eight plain bytes at a time, and replaced by a
 // placeholder in a skeleton that encoding/json then decodes (and
 // validates) in microseconds. Anything unusual (a NUL escape, which the
 // placeholders use, invalid UTF-8, a lone surrogate) returns errSlowPath.
 func decodeDidChange(params []byte) (any, error) {
-	if bytes.Contains(params, []byte(`\u0000`)) {
-		return nil, errSlowPath
-	}
 	var big []string
 	skel := make([]byte, 0, 256)
 	for i := 0; i < len(params); {
@@ -39,23 +38,26 @@ func decodeDidChange(params []byte) (any, error) {
 			break
 		}
 		start := i + j
-		end := quoteEnd(params, start)
-		if end < 0 {
-			return nil, errSlowPath
-		}
 		skel = append(skel, params[i:start]...)
-		if end-start-1 < bigString {
-			skel = append(skel, params[start:end+1]...)
-		} else {
-			s, err := unquote(params[start+1 : end])
-			if err != nil {
-				return nil, err
+		// A short string goes to the skeleton as it is; its end is found
+		// within bigString bytes.
+		end := quoteEnd(params, start, bigString)
+		if end >= 0 {
+			if bytes.Contains(params[start:end], []byte(`\u0000`)) {
+				return nil, errSlowPath
 			}
-			skel = append(skel, `"\u0000`...)
-			skel = strconv.AppendInt(skel, int64(len(big)), 10)
-			skel = append(skel, '"')
-			big = append(big, s)
+			skel = append(skel, params[start:end+1]...)
+			i = end + 1
+			continue
 		}
+		s, end, err := unquote(params, start+1)
+		if err != nil {
+			return nil, err
+		}
+		skel = append(skel, `"\u0000`...)
+		skel = strconv.AppendInt(skel, int64(len(big)), 10)
+		skel = append(skel, '"')
+		big = append(big, s)
 		i = end + 1
 	}
 	var p didChangeParams
@@ -82,98 +84,140 @@ func decodeDidChange(params []byte) (any, error) {
 func placeholder(s string) bool { return len(s) > 0 && s[0] == 0 }
 
 // quoteEnd returns the offset of the quote closing the string opened at
-// start, or -1.
-func quoteEnd(b []byte, start int) int {
-	for i := start + 1; ; i++ {
-		j := bytes.IndexByte(b[i:], '"')
-		if j < 0 {
-			return -1
-		}
-		i += j
-		k := i - 1
-		for b[k] == '\\' {
-			k--
-		}
-		if (i-1-k)%2 == 0 {
+// start if it lies within limit bytes of it, or -1.
+func quoteEnd(b []byte, start, limit int) int {
+	stop := min(len(b), start+1+limit)
+	for i := start + 1; i < stop; i++ {
+		switch b[i] {
+		case '"':
 			return i
+		case '\\':
+			i++
 		}
+	}
+	return -1
+}
+
+// Masks for specials.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// specials flags the bytes of w (little-endian) that unquote cannot copy
+// as they are: a quote, a backslash, a control character or a non-ASCII
+// byte. A byte sets its high bit in w-0x20 if it is below 0x20, in
+// (w^'"')-1 if it is a quote, in (w^'\\')-1 if it is a backslash, and in
+// w if it is not ASCII. A borrow runs on only from a byte that is itself
+// flagged, so the lowest flag is exact: it marks the first special byte.
+func specials(w uint64) uint64 {
+	quote, slash := w^(ones*'"'), w^(ones*'\\')
+	return ((w - ones*0x20) | (quote - ones) | (slash - ones) | w) & highs
+}
+
+// unquote decodes the body of the JSON string starting at b[i], just after
+// its opening quote, as encoding/json would, and returns it with the
+// offset of its closing quote; or errSlowPath where encoding/json would
+// substitute or refuse, or for a NUL escape (see decodeDidChange).
+//
+// It is one pass, a word at a time: each word of eight bytes is copied
+// whole to the output, which then advances to the word's first special
+// byte (all eight in the common case). A JSON document escaped as a
+// string has a quote or a line break every few bytes, so a special byte
+// costs a few instructions, not a call. Decoding never lengthens the text,
+// so one buffer of the raw length holds the result (and the overhang of
+// the last word copied), and the string shares its memory.
+func unquote(b []byte, i int) (string, int, error) {
+	out := make([]byte, len(b)-i)
+	k := 0 // bytes decoded into out
+	j := i
+	for {
+		if j+8 <= len(b) {
+			// k+8 <= len(out) here, as k <= j-i.
+			w := binary.LittleEndian.Uint64(b[j:])
+			binary.LittleEndian.PutUint64(out[k:], w)
+			f := specials(w)
+			if f == 0 {
+				j, k = j+8, k+8
+				continue
+			}
+			n := bits.TrailingZeros64(f) / 8
+			j, k = j+n, k+n
+		} else {
+			for j < len(b) && plain[b[j]] {
+				out[k] = b[j]
+				j, k = j+1, k+1
+			}
+			if j == len(b) {
+				return "", 0, errSlowPath // unterminated
+			}
+		}
+		switch c := b[j]; {
+		case c == '"':
+			return unsafe.String(unsafe.SliceData(out), k), j, nil
+		case c < 0x20:
+			return "", 0, errSlowPath
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRune(b[j:])
+			if r == utf8.RuneError && n == 1 {
+				return "", 0, errSlowPath
+			}
+			k += copy(out[k:], b[j:j+n])
+			j += n
+			continue
+		}
+		// A backslash.
+		if j+1 == len(b) {
+			return "", 0, errSlowPath
+		}
+		c := b[j+1]
+		j += 2
+		switch c {
+		case '"', '\\', '/':
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		case 'n':
+			c = '\n'
+		case 'r':
+			c = '\r'
+		case 't':
+			c = '\t'
+		case 'u':
+			r, n := hex4(b[j:])
+			if n < 0 || r == 0 {
+				return "", 0, errSlowPath
+			}
+			j += n
+			if utf16.IsSurrogate(r) {
+				if len(b) < j+2 || b[j] != '\\' || b[j+1] != 'u' {
+					return "", 0, errSlowPath
+				}
+				r2, n2 := hex4(b[j+2:])
+				dec := utf16.DecodeRune(r, r2)
+				if n2 < 0 || dec == utf8.RuneError {
+					return "", 0, errSlowPath
+				}
+				r, j = dec, j+2+n2
+			}
+			k += utf8.EncodeRune(out[k:], r)
+			continue
+		default:
+			return "", 0, errSlowPath
+		}
+		out[k] = c
+		k++
 	}
 }
 
-// unquote decodes the body of a JSON string as encoding/json would, or
-// returns errSlowPath where encoding/json would substitute or refuse.
-func unquote(b []byte) (string, error) {
-	var out strings.Builder // its String does not copy the text again
-	out.Grow(len(b))
-	for len(b) > 0 {
-		// One pass to the next escape: a full-text edit of a large file
-		// has one (a line break) every few dozen bytes.
-		j := 0
-		for j < len(b) {
-			c := b[j]
-			if c >= utf8.RuneSelf {
-				r, n := utf8.DecodeRune(b[j:])
-				if r == utf8.RuneError && n == 1 {
-					return "", errSlowPath
-				}
-				j += n
-				continue
-			}
-			if c == '\\' {
-				break
-			}
-			if c < 0x20 {
-				return "", errSlowPath
-			}
-			j++
-		}
-		out.Write(b[:j])
-		b = b[j:]
-		if len(b) == 0 {
-			break
-		}
-		if len(b) < 2 {
-			return "", errSlowPath
-		}
-		switch b[1] {
-		case '"', '\\', '/':
-			out.WriteByte(b[1])
-		case 'b':
-			out.WriteByte('\b')
-		case 'f':
-			out.WriteByte('\f')
-		case 'n':
-			out.WriteByte('\n')
-		case 'r':
-			out.WriteByte('\r')
-		case 't':
-			out.WriteByte('\t')
-		case 'u':
-			r, n := hex4(b[2:])
-			if n < 0 {
-				return "", errSlowPath
-			}
-			b = b[2+n:]
-			if utf16.IsSurrogate(r) {
-				if len(b) < 2 || b[0] != '\\' || b[1] != 'u' {
-					return "", errSlowPath
-				}
-				r2, n2 := hex4(b[2:])
-				dec := utf16.DecodeRune(r, r2)
-				if n2 < 0 || dec == utf8.RuneError {
-					return "", errSlowPath
-				}
-				r, b = dec, b[2+n2:]
-			}
-			out.WriteRune(r)
-			continue
-		default:
-			return "", errSlowPath
-		}
-		b = b[2:]
+// plain marks the bytes unquote copies as they are.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
 	}
-	return out.String(), nil
-}
+	return t
+}()
 
 // hex4 decodes four hex digits; n is 4, or -1 if they are not there.
 func hex4(b []byte) (r rune, n int) {

@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -132,5 +134,111 @@ func TestDidChangeDecodedOnceByTheStream(t *testing.T) {
 	defer mu.Unlock()
 	if fast != 1 || slow != 0 {
 		t.Errorf("didChange decoded by the stream %d times, by the handler %d times; want 1, 0", fast, slow)
+	}
+}
+
+// BenchmarkDecodeDidChange decodes the params of a full-text didChange of
+// a pretty-printed 1,000-server file (about 300 KB once JSON-escaped: a
+// line break and a pair of quotes every few dozen bytes), the message the
+// server gets on every keystroke with full sync.
+func BenchmarkDecodeDidChange(b *testing.B) {
+	var doc strings.Builder
+	doc.WriteString("{\n  \"mcpServers\": {\n")
+	for i := range 1000 {
+		fmt.Fprintf(&doc, "    \"server-%05d\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\n        \"-y\",\n        \"@example/server-%d\"\n      ],\n      \"env\": {\n        \"NODE_ENV\": \"production\"\n      }\n    },\n", i, i)
+	}
+	doc.WriteString("  }\n}\n")
+	raw, err := json.Marshal(map[string]any{
+		"textDocument":   map[string]any{"uri": "file:///p/.mcp.json", "version": 2},
+		"contentChanges": []any{map[string]any{"text": doc.String()}},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		if _, err := decodeDidChange(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// FuzzDecodeDidChange: whatever the params, the fast decoder gives what
+// encoding/json gives, or hands them to it (errSlowPath); never another
+// value, never a value for params encoding/json refuses. The text is
+// padded past bigString so that the fast unquote runs on it.
+func FuzzDecodeDidChange(f *testing.F) {
+	f.Add(`{"a": "b\n"}`, false)
+	f.Add(`\ud83d\ude00 \u00e9 \"x\" \\ \/ \b\f\n\r\t`, true)
+	f.Add("é😀\x00\x01\xff", false)
+	f.Add(`\ud83d \udc00 \u0000 \q`, true)
+	f.Fuzz(func(t *testing.T, text string, raw bool) {
+		pad := strings.Repeat("x", bigString)
+		var params []byte
+		if raw { // text is spliced into the JSON as it is
+			params = []byte(`{"textDocument":{"uri":"file:///a","version":1},"contentChanges":[{"text":"` + text + pad + `"},{"text":"` + pad + text + `"}]}`)
+		} else {
+			var err error
+			params, err = json.Marshal(map[string]any{
+				"textDocument":   map[string]any{"uri": "file:///a", "version": 1},
+				"contentChanges": []any{map[string]any{"text": text + pad}, map[string]any{"text": text}},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := decodeDidChange(params)
+		var want didChangeParams
+		wantErr := json.Unmarshal(params, &want)
+		switch {
+		case err == errSlowPath:
+		case err != nil:
+			t.Fatalf("decodeDidChange: %v", err)
+		case wantErr != nil:
+			t.Fatalf("decoded params encoding/json refuses (%v)", wantErr)
+		case !reflect.DeepEqual(got, &want):
+			t.Fatalf("decodeDidChange differs from encoding/json:\n%+v\n%+v", got, &want)
+		}
+	})
+}
+
+// TestUnquoteAtEveryAlignment: unquote decodes as encoding/json does (or
+// refuses) whatever mix of plain bytes and escapes falls in its
+// eight-byte words.
+func TestUnquoteAtEveryAlignment(t *testing.T) {
+	pieces := []string{"a", "bcdefgh", "é", "😀", `\n`, `\"`, `\\`, `\/`, `\u00e9`, `\ud83d\ude00`}
+	bad := []string{`\ud83d`, `\u0000`, "\x01", "\xff", `\x`} // the slow path's
+	r := rand.New(rand.NewPCG(3, 4))
+	fast := 0
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			if r.IntN(20) == 0 {
+				b.WriteString(bad[r.IntN(len(bad))])
+			} else {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+		}
+		body := b.String()
+		raw := []byte(`"` + body + `"`)
+		got, end, err := unquote(raw, 1)
+		var want string
+		wantErr := json.Unmarshal(raw, &want)
+		switch {
+		case err != nil:
+			if err != errSlowPath {
+				t.Fatalf("unquote(%q): %v", body, err)
+			}
+		case wantErr != nil:
+			t.Fatalf("unquote(%q) = %q, encoding/json refuses it: %v", body, got, wantErr)
+		case got != want || end != len(raw)-1:
+			t.Fatalf("unquote(%q) = %q, %d; want %q, %d", body, got, end, want, len(raw)-1)
+		default:
+			fast++
+		}
+	}
+	if fast < 10000 {
+		t.Errorf("only %d of 20000 strings decoded: the test no longer exercises the fast path", fast)
 	}
 }

@@ -24,6 +24,28 @@ func BenchmarkReadDidChange(b *testing.B) {
 	}
 }
 
+// BenchmarkReadDidChangePredecoded is BenchmarkReadDidChange as the
+// server reads it: the params go to a predecoder (here one that keeps
+// them as they are), so what is timed is the framing, the scan and the
+// envelope check the stream does around the predecoder.
+func BenchmarkReadDidChangePredecoded(b *testing.B) {
+	msg := didChangeFrame()
+	opts := Options{Predecode: map[string]func([]byte) (any, error){
+		"textDocument/didChange": func(params []byte) (any, error) { return params, nil },
+	}}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(msg)))
+	for b.Loop() {
+		s := New(&pipe{in: strings.NewReader(msg)}, opts)
+		if _, _, err := s.Read(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		if s.PredecodedCount() != 1 {
+			b.Fatal("not predecoded")
+		}
+	}
+}
+
 func didChangeFrame() string {
 	var doc strings.Builder
 	doc.WriteString("{\n  \"mcpServers\": {\n")

@@ -283,15 +283,26 @@ func (s *Stream) readFrame() ([]byte, error) {
 		}
 		return nil, &frameError{fmt.Sprintf("message of %d bytes exceeds the limit of %d", length, s.opts.MaxMessageBytes)}
 	}
-	// The buffer grows as bytes arrive: a Content-Length that lies costs
-	// nothing until the bytes are really sent.
-	var buf bytes.Buffer
-	buf.Grow(int(min(length, 64<<10)))
-	if _, err := io.CopyN(&buf, s.in, length); err != nil {
-		return nil, unexpected(err)
+	// The buffer grows as bytes arrive, doubling from at most eagerBody
+	// bytes: a Content-Length that lies costs little until the bytes are
+	// really sent, and a full-text edit of a large file is read in one
+	// piece, without the copies of a buffer grown from a small one.
+	body := make([]byte, min(length, eagerBody))
+	for got := 0; ; {
+		if _, err := io.ReadFull(s.in, body[got:]); err != nil {
+			return nil, unexpected(err)
+		}
+		got = len(body)
+		if int64(got) == length {
+			return body, nil
+		}
+		body = append(body, make([]byte, min(length-int64(got), int64(got)))...)
 	}
-	return buf.Bytes(), nil
 }
+
+// eagerBody is the most readFrame allocates for a body before its bytes
+// arrive.
+const eagerBody = 1 << 20
 
 func unexpected(err error) error {
 	if err == io.EOF {
