@@ -7,7 +7,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -212,13 +214,86 @@ func TestReadCache(t *testing.T) {
 	}
 }
 
-// TestReadCacheRacy: content read just after a write is read again, since
-// a second write in the same clock tick would leave the identity as is.
+// TestReadCacheRacy: content read just after a write is not trusted to
+// the file's identity, since a second write in the same clock tick would
+// leave it as is: the next snapshot compares the disk with what was read
+// and sees the difference. (No file system here has a clock coarse enough
+// to make that happen, so the cached bytes are altered instead.) A file
+// trusted to its identity is not compared.
 func TestReadCacheRacy(t *testing.T) {
 	path := filepath.Join(t.TempDir(), ".mcp.json")
-	write(t, path, `{}`)
+	write(t, path, `{"mcpServers": {"a": {}}}`)
 	s := NewSession(nil, nil)
-	if f1, f2 := s.Snapshot().File(path), s.ForgetDisk().File(path); f1 == f2 {
-		t.Fatal("a file written just now was trusted to its identity")
+	f1 := s.Snapshot().File(path)
+	swap := func(racy bool) {
+		s.reads.mu.Lock()
+		e := s.reads.entries[path]
+		stale := *e.file
+		stale.Content = []byte(`{"mcpServers": {"b": {}}}`)
+		s.reads.entries[path] = &cachedRead{id: e.id, racy: racy, file: &stale}
+		s.reads.mu.Unlock()
+	}
+	swap(true)
+	if f2 := s.ForgetDisk().File(path); string(f2.Content) != `{"mcpServers": {"a": {}}}` || f2 == f1 {
+		t.Fatalf("a file written just now was trusted to its identity: read %s", f2.Content)
+	}
+	swap(false)
+	if f3 := s.ForgetDisk().File(path); string(f3.Content) != `{"mcpServers": {"b": {}}}` {
+		t.Fatalf("a file written long ago was not trusted to its identity: read %s", f3.Content)
+	}
+}
+
+// TestReadCacheRacyUnchanged: a file written just now and unchanged since
+// is compared, not read again: every snapshot gets the same *File (so
+// the same hash and parse), and the comparison does not hold a second
+// copy of the file (the 69 MB ~/.claude.json of issue 11 was read again
+// whole by every snapshot of the server's first seconds).
+func TestReadCacheRacyUnchanged(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".claude.json")
+	content := `{"history": "` + strings.Repeat("x", 8<<20) + `"}`
+	write(t, path, content)
+	s := NewSession(nil, nil)
+	f1 := s.Snapshot().File(path)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f2 := s.ForgetDisk().File(path)
+	runtime.ReadMemStats(&after)
+	if f2 != f1 {
+		t.Fatal("an unchanged file written just now was read again")
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Fatalf("comparing an 8 MB file allocated %d bytes", grew)
+	}
+	s.reads.mu.Lock()
+	racy := s.reads.entries[path].racy
+	s.reads.mu.Unlock()
+	if !racy {
+		t.Fatal("the file is trusted to its identity within the racy window")
+	}
+}
+
+// TestReadCacheConcurrentReadsShareOne: snapshots reading the same file at
+// once share one read and one copy of its content.
+func TestReadCacheConcurrentReadsShareOne(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".claude.json")
+	write(t, path, `{"history": "`+strings.Repeat("x", 4<<20)+`"}`)
+	s := NewSession(nil, nil)
+	snaps := make([]*Snapshot, 8)
+	for i := range snaps {
+		snaps[i] = s.ForgetDisk()
+	}
+	files := make([]*File, len(snaps))
+	var wg sync.WaitGroup
+	for i, snap := range snaps {
+		wg.Go(func() { files[i] = snap.File(path) })
+	}
+	wg.Wait()
+	for _, f := range files[1:] {
+		if f != files[0] {
+			t.Fatal("two snapshots reading one file at once each read their own copy")
+		}
+	}
+	if n := len(s.reads.paths); n != 0 {
+		t.Fatalf("%d path locks left after the reads", n)
 	}
 }
