@@ -14,12 +14,44 @@ package schemas
 // The rules are the same as the "server" dispatcher in each schema (its
 // if/then chain); TestServerDefMatchesDispatcher keeps the two in step.
 func ServerDef(dialect string, entry map[string]any) (def string, ok bool) {
-	typ, hasType := entry["type"]
-	_, hasURL := entry["url"]
-	_, hasCommand := entry["command"]
-	t, isString := typ.(string)
+	return DispatchOf(entry).Def(dialect)
+}
+
+// Dispatch is all ServerDef reads of an entry: its "type" and which of the
+// keys that choose a shape it has. Callers holding the entry in another
+// form than a decoded map (a syntax tree) fill it in directly, without
+// decoding the entry for every dialect they ask about.
+type Dispatch struct {
+	// HasType: the entry has "type"; TypeIsString: it is a string, Type.
+	HasType, TypeIsString bool
+	Type                  string
+	// The entry has the key.
+	HasURL, HasCommand, HasHTTPURL, HasSettings, HasServerURL bool
+}
+
+// DispatchKeys are the keys Dispatch records besides "type".
+var DispatchKeys = [...]string{"url", "command", "httpUrl", "settings", "serverUrl"}
+
+// DispatchOf reads a decoded entry's Dispatch.
+func DispatchOf(entry map[string]any) Dispatch {
+	var d Dispatch
+	var typ any
+	typ, d.HasType = entry["type"]
+	d.Type, d.TypeIsString = typ.(string)
+	_, d.HasURL = entry["url"]
+	_, d.HasCommand = entry["command"]
+	_, d.HasHTTPURL = entry["httpUrl"]
+	_, d.HasSettings = entry["settings"]
+	_, d.HasServerURL = entry["serverUrl"]
+	return d
+}
+
+// Def is ServerDef of the entry e describes.
+func (e Dispatch) Def(dialect string) (def string, ok bool) {
+	hasType, hasURL, hasCommand := e.HasType, e.HasURL, e.HasCommand
+	t, isString := e.Type, e.TypeIsString
 	if dialect == VSCodeDotMCP {
-		return vscodeDotMCPDef(entry)
+		return vscodeDotMCPDef(e)
 	}
 	if hasType && !isString {
 		return "", false
@@ -76,7 +108,7 @@ func ServerDef(dialect string, entry map[string]any) (def string, ok bool) {
 		// url is Streamable HTTP unless type is "sse". A type Gemini CLI
 		// does not know ("ws") is warned about, and the entry is used as
 		// written: it has no shape.
-		_, hasHTTPURL := entry["httpUrl"]
+		hasHTTPURL := e.HasHTTPURL
 		switch {
 		case hasType && t != "stdio" && t != "sse" && t != "http":
 		case hasHTTPURL:
@@ -109,7 +141,7 @@ func ServerDef(dialect string, entry map[string]any) (def string, ok bool) {
 		// No type: Zed tries the shapes in order (an untagged enum):
 		// command, then url, then an extension's settings. An entry with
 		// none of them gets stdio's errors (command missing).
-		_, hasSettings := entry["settings"]
+		hasSettings := e.HasSettings
 		switch {
 		case hasCommand:
 			return "stdioServer", true
@@ -128,7 +160,7 @@ func ServerDef(dialect string, entry map[string]any) (def string, ok bool) {
 	case Windsurf:
 		// No type: serverUrl (Windsurf's spelling) or url without
 		// command is a remote server.
-		_, hasServerURL := entry["serverUrl"]
+		hasServerURL := e.HasServerURL
 		if (hasURL || hasServerURL) && !hasCommand {
 			return "remoteServer", true
 		}
@@ -167,10 +199,8 @@ func ServerDef(dialect string, entry map[string]any) (def string, ok bool) {
 // what to report). Any other type has no shape: VS Code leaves the entry
 // out. (VS Code also takes a url beside a command that is not a non-empty
 // string as HTTP; such an entry is reported against the stdio shape.)
-func vscodeDotMCPDef(entry map[string]any) (string, bool) {
-	t, _ := entry["type"].(string)
-	_, hasURL := entry["url"]
-	_, hasCommand := entry["command"]
+func vscodeDotMCPDef(e Dispatch) (string, bool) {
+	t, hasURL, hasCommand := e.Type, e.HasURL, e.HasCommand
 	switch {
 	case t == "stdio":
 		return "stdioServer", true

@@ -92,7 +92,10 @@ func (m *Memo[K, V]) insert(k K, text []byte, r V) {
 		m.old, m.cur, m.n = m.cur, nil, 0
 	}
 	if m.cur == nil {
-		m.cur = map[memoKey[K]]V{}
+		// Sized for what Fit announced: a 1,000-server file's verdicts
+		// would otherwise grow the map a dozen times over, rehashing every
+		// key of every text each time.
+		m.cur = make(map[memoKey[K]]V, m.gen/2)
 	}
 	lk := lookupKey(k, text)
 	if _, dup := m.cur[lk]; dup {
@@ -139,7 +142,7 @@ func (t *interner) intern(text []byte) string {
 		t.old, t.cur = t.cur, nil
 	}
 	if t.cur == nil {
-		t.cur = map[string]string{}
+		t.cur = make(map[string]string, t.gen/2)
 	}
 	t.cur[s] = s
 	return s

@@ -61,7 +61,7 @@ type schemaEntryResult struct {
 // result are absolute.
 func schemaValidateEntry(dialect, def string, n *jsonc.Node) schemaEntryResult {
 	if def == "" {
-		d, ok := schemas.ServerDef(dialect, schemaDispatchKeys(n))
+		d, ok := dispatchOf(n).Def(dialect)
 		if !ok {
 			typ := n.Get("type")
 			if typ == nil { // ServerDef only fails on a type; be safe anyway
@@ -103,17 +103,35 @@ func schemaValidateEntry(dialect, def string, n *jsonc.Node) schemaEntryResult {
 	return res
 }
 
-// schemaDispatchKeys is the part of entry n that schemas.ServerDef looks
-// at (type, url, command, httpUrl, settings, serverUrl), decoded without
-// decoding the rest.
-func schemaDispatchKeys(n *jsonc.Node) map[string]any {
-	keys := make(map[string]any, 4)
-	for _, k := range [...]string{"type", "url", "command", "httpUrl", "settings", "serverUrl"} {
-		if m := n.Get(k); m != nil {
-			keys[k] = Decode(m.Value)
+// dispatchOf is the part of entry n that schemas.ServerDef looks at, read
+// from the tree in one pass over its members (the last of a duplicated key
+// counts, as in Decode) without decoding anything.
+func dispatchOf(n *jsonc.Node) schemas.Dispatch {
+	var d schemas.Dispatch
+	for _, m := range n.Members {
+		if m.Key == nil {
+			continue
+		}
+		switch m.Key.Str {
+		case "type":
+			d.HasType = true
+			d.Type, d.TypeIsString = "", m.Value != nil && m.Value.Kind == jsonc.String
+			if d.TypeIsString {
+				d.Type = m.Value.Str
+			}
+		case "url":
+			d.HasURL = true
+		case "command":
+			d.HasCommand = true
+		case "httpUrl":
+			d.HasHTTPURL = true
+		case "settings":
+			d.HasSettings = true
+		case "serverUrl":
+			d.HasServerURL = true
 		}
 	}
-	return keys
+	return d
 }
 
 // schemaLeaves returns the leaves of a validation error tree in a deterministic

@@ -168,3 +168,44 @@ func TestSchemaQuick_AgreesWithValidator(t *testing.T) {
 		t.Errorf("the quick check answered only %d times", answered)
 	}
 }
+
+// dispatchOf reads from the tree what schemas.ServerDef reads from the
+// decoded entry, for every dialect: duplicated keys (the last counts), a
+// type that is not a string, keys of every dialect's dispatch.
+func TestDispatchOfMatchesServerDef(t *testing.T) {
+	for _, text := range []string{
+		`{}`,
+		`{"type": "stdio", "command": "npx"}`,
+		`{"type": 1, "command": "npx"}`,
+		`{"type": null, "url": "https://x"}`,
+		`{"type": "http", "type": "sse", "url": "https://x"}`,
+		`{"type": "sse", "type": 2, "url": "https://x"}`,
+		`{"url": "https://x"}`,
+		`{"url": "https://x", "command": "npx"}`,
+		`{"httpUrl": "https://x", "type": "sse"}`,
+		`{"serverUrl": "https://x"}`,
+		`{"settings": {}}`,
+		`{"type": "local", "command": ["npx"]}`,
+		`{"type": "remote", "url": "https://x"}`,
+		`{"enabled": false}`,
+		`{"type": "streamable-http", "url": "https://x"}`,
+		`{"type": "ws", "url": "wss://x"}`,
+		`{"type": "HTTP", "url": "https://x"}`,
+	} {
+		f := jsonc.Parse([]byte(text))
+		if len(f.Errors) > 0 {
+			t.Fatalf("%s: %v", text, f.Errors)
+		}
+		decoded := Decode(f.Root).(map[string]any)
+		if got, want := dispatchOf(f.Root), schemas.DispatchOf(decoded); got != want {
+			t.Errorf("%s: dispatchOf = %+v, DispatchOf = %+v", text, got, want)
+		}
+		for _, d := range schemas.Dialects() {
+			gotDef, gotOK := dispatchOf(f.Root).Def(d)
+			wantDef, wantOK := schemas.ServerDef(d, decoded)
+			if gotDef != wantDef || gotOK != wantOK {
+				t.Errorf("%s, %s: %q %v, ServerDef says %q %v", d, text, gotDef, gotOK, wantDef, wantOK)
+			}
+		}
+	}
+}
