@@ -19,6 +19,7 @@ package verdict
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"sync"
@@ -334,9 +335,9 @@ func NameReasons(reg *registry.Registry, r *registry.Reader, name string) []Reas
 		// an invalid entry.
 		out = append(out, Reason{Code: CodeReservedServerName, OnName: true, Detail: "the name is reserved", Outcome: SkipsEntry})
 	}
-	// MatchString first: it allocates nothing, and names are nearly always
+	// A match first: it allocates nothing, and names are nearly always
 	// fine.
-	if re := nameRegexp(t.ServerNames.Forbidden); re != nil && re.MatchString(name) {
+	if forbiddenIn(t.ServerNames.Forbidden, name) {
 		out = append(out, Reason{Code: CodeInvalidServerName, OnName: true, Detail: "the name contains characters the tool rejects", Outcome: InvalidEntry(r)})
 	}
 	return out
@@ -456,6 +457,46 @@ func DuplicateName(r *registry.Reader) (o Outcome, lastWins bool) {
 // nameRegexps caches the compiled serverNames.forbidden patterns (the
 // registry validates that they compile).
 var nameRegexps sync.Map // pattern -> *regexp.Regexp
+
+// nameClasses caches, for the forbidden patterns that are one character
+// class ("[\x00-\x1f\x7f}]", Copilot CLI's), the class's ranges, or nil
+// for another pattern.
+var nameClasses sync.Map // pattern -> []rune (pairs lo, hi)
+
+// forbiddenIn reports whether name contains what the pattern forbids.
+// Every name of every file is checked for each reader, and the regexp
+// package's matcher costs half a microsecond on a short name: a pattern
+// that is one character class is matched here, rune by rune, instead.
+func forbiddenIn(pattern, name string) bool {
+	if pattern == "" {
+		return false
+	}
+	class, ok := nameClasses.Load(pattern)
+	if !ok {
+		var ranges []rune
+		if re, err := syntax.Parse(pattern, syntax.Perl); err == nil {
+			if re = re.Simplify(); re.Op == syntax.OpCharClass {
+				ranges = re.Rune
+			} else if re.Op == syntax.OpLiteral && len(re.Rune) == 1 && re.Flags&syntax.FoldCase == 0 {
+				ranges = []rune{re.Rune[0], re.Rune[0]}
+			}
+		}
+		class, _ = nameClasses.LoadOrStore(pattern, ranges)
+	}
+	ranges := class.([]rune)
+	if ranges == nil {
+		re := nameRegexp(pattern)
+		return re != nil && re.MatchString(name)
+	}
+	for _, c := range name {
+		for i := 0; i+1 < len(ranges); i += 2 {
+			if ranges[i] <= c && c <= ranges[i+1] {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // NameRegexp is the compiled pattern of a tool's forbidden characters,
 // nil when it has none.

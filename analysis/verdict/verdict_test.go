@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"regexp"
 	"slices"
 	"testing"
 
@@ -144,5 +145,26 @@ func TestRegistryHasEveryEffect(t *testing.T) {
 	}
 	if got := UnknownTopKey(reader(t, "mcp-json", "claude-code")); got != LoadsIgnoringKeys {
 		t.Errorf("Claude Code does not read a top-level key it does not know, got %s", got)
+	}
+}
+
+// forbiddenIn matches a one-class pattern itself: it must agree with the
+// regexp on every name, the registry's patterns and others, and fall back
+// to the regexp for any other pattern.
+func TestForbiddenInAgreesWithRegexp(t *testing.T) {
+	patterns := []string{`[\x00-\x1f\x7f}]`, `[^a-zA-Z0-9_-]`, `[}]`, `x`, `ab|c`, `(?i)k`, `[[:space:]]`, `\s`, `[é-ü]`, `^a`, `.`}
+	for _, tool := range registry.Default().Tools() {
+		if p := tool.ServerNames.Forbidden; p != "" {
+			patterns = append(patterns, p)
+		}
+	}
+	names := []string{"", "github", "my server", "a}", "tab\there", "del\x7f", "K8s", "kube", "ab", "c", "xyz", "naïve", "é", "\xff\xfe", "日本", "server-00001", "{x}"}
+	for _, p := range patterns {
+		re := regexp.MustCompile(p)
+		for _, n := range names {
+			if got, want := forbiddenIn(p, n), re.MatchString(n); got != want {
+				t.Errorf("forbiddenIn(%q, %q) = %v, the regexp says %v", p, n, got, want)
+			}
+		}
 	}
 }
