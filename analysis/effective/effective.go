@@ -48,6 +48,15 @@ type Input struct {
 	// Verdicts is the session's cache of verdicts on entries (the same the
 	// diagnostics use); nil computes them without caching.
 	Verdicts *verdict.Cache
+	// Prev is an earlier result of the same tool launched in the same
+	// directory (nil: none), typically of the snapshot before an edit.
+	// Compute reuses what of it the files it reads still say: the verdict
+	// of an entry whose name and bytes are the same under the same reader,
+	// a definition and a server nothing of which changed. See reuse.
+	Prev *Result
+	// Shared is shared by the computations of the tools over the same
+	// files with their Prev results (nil: nothing shared).
+	Shared *Shared
 }
 
 // Source is one file a layer read.
@@ -169,6 +178,19 @@ type Result struct {
 	// configuration ("path: why", first cause first); then no server
 	// starts.
 	Refused []string
+	// read is what the computation read of each source it took servers
+	// from, for a later computation to reuse (Input.Prev), unless stopped:
+	// then its definitions were rewritten after the fact.
+	read    []*sourceRead
+	stopped bool
+	// unrefused are the servers before refuse rewrote them, refusedWith
+	// the gate it held them back with; nil when the tool did not refuse.
+	unrefused   []*Server
+	refusedWith Gate
+	// registry and verdicts are the Input's: a verdict is reused only
+	// under the same ones.
+	registry *registry.Registry
+	verdicts *verdict.Cache
 }
 
 // Compute applies the tool's profile. A tool without a profile yields an
@@ -181,6 +203,9 @@ func Compute(in Input) *Result {
 	if in.Registry == nil {
 		in.Registry = registry.Default()
 	}
+	res.registry, res.verdicts = in.Registry, in.Verdicts
+	prev := reusable(in)
+	var slab slabs
 	gates := newGateReader(in)
 	profile := readProfileGates(in)
 	switches := readSwitches(in)
@@ -244,15 +269,25 @@ func Compute(in Input) *Result {
 				continue
 			}
 			var members []*jsonc.Member
-			for _, sm := range c.serverMaps {
-				members = append(members, serverMembers(f.Root, sm)...)
+			for i, sm := range c.serverMaps {
+				if ms := serverMembers(f.Root, sm); i == 0 {
+					members = ms // read-only
+				} else {
+					members = slices.Concat(members, ms)
+				}
 			}
+			defs = slices.Grow(defs, len(members))
 			// What the tool does with each entry is its verdict: it
 			// loads it (perhaps without some keys), skips it alone, or
 			// refuses the whole configuration because of it.
+			pr := prev.sourceRead(c.path, reader, f, members, in.Shared)
 			verdicts := make([]*verdict.Verdict, len(members))
+			sr := &sourceRead{path: c.path, file: f, reader: reader, members: members, verdicts: verdicts}
+			res.read = append(res.read, sr)
 			for i, m := range members {
-				verdicts[i] = judge(in, reader, f, m)
+				if verdicts[i] = pr.verdict(i); verdicts[i] == nil {
+					verdicts[i] = judge(in, reader, f, m)
+				}
 				if mergedCheck {
 					continue // judged after the merge
 				}
@@ -264,26 +299,43 @@ func Compute(in Input) *Result {
 			if src.Dropped != "" {
 				continue
 			}
+			if pr != nil && pr.src != nil && sameSource(pr.src, src) {
+				// The same source as before: its unchanged definitions
+				// can be the same ones.
+				src = pr.src
+				res.Sources[len(res.Sources)-1] = src
+			}
+			sr.src, sr.defs = src, make([]*Definition, len(members))
+			var fresh []Definition // one allocation for the new ones
 			for i, m := range members {
-				d := &Definition{Source: src, Member: m, Gate: gates.gate(layer, m.Key.Str), Verdict: verdicts[i]}
+				g := gates.gate(layer, m.Key.Str)
 				if pg := profile.gate(m.Key.Str); pg.State != GateOpen {
-					d.Gate = pg
+					g = pg
 				}
 				if dirGate.State != GateOpen {
-					d.Gate = dirGate
+					g = dirGate
 				}
-				if d.Gate.State == GateOpen {
-					d.Gate = switches.gate(layer.ID, m.Key.Str)
+				if g.State == GateOpen {
+					g = switches.gate(layer.ID, m.Key.Str)
 				}
 				// An entry the tool cannot read is never listed, not even
 				// as pending approval (verified, Claude Code 2.1.328).
-				if v := verdicts[i]; v != nil && !mergedCheck && !v.Outcome.Loaded() && (d.Gate.State == GateOpen || d.Gate.State == GatePendingApproval) {
+				if v := verdicts[i]; v != nil && !mergedCheck && !v.Outcome.Loaded() && (g.State == GateOpen || g.State == GatePendingApproval) {
 					verb := "skipped: "
 					if v.Outcome == verdict.MayNotLoad {
 						verb = "may not load: "
 					}
-					d.Gate = Gate{State: GateInvalid, Why: verb + why(v)}
+					g = Gate{State: GateInvalid, Why: verb + why(v)}
 				}
+				d := pr.definition(i, m)
+				if d == nil || d.Source != src || d.Gate != g || d.Verdict != verdicts[i] {
+					if fresh == nil {
+						fresh = make([]Definition, len(members))
+					}
+					fresh[i] = Definition{Source: src, Member: m, Gate: g, Verdict: verdicts[i]}
+					d = &fresh[i]
+				}
+				sr.defs[i] = d
 				defs = append(defs, d)
 			}
 		}
@@ -291,29 +343,56 @@ func Compute(in Input) *Result {
 	slices.Reverse(res.Sources)
 	if res.Stopped != nil {
 		why := stoppedWhy(in, res.Stopped)
-		for _, d := range defs {
-			d.Gate = Gate{State: GateToolStopped, Why: why}
+		for i, d := range defs {
+			// A copy: d may be an earlier result's too.
+			c := *d
+			c.Gate = Gate{State: GateToolStopped, Why: why}
+			defs[i] = &c
 		}
+		res.stopped = true
 	}
 	deep := in.Tool.Merge.Value == registry.DeepMerge
+	var before []*Server // prev's servers from the current name on
+	if prev != nil && res.Stopped == nil {
+		before = prev.Servers
+		if prev.unrefused != nil {
+			before = prev.unrefused // as resolved, before the refusal
+		}
+	}
 	for _, ds := range byName(defs) {
 		name := ds[0].Member.Key.Str
-		srv := resolve(in.Verdicts, name, ds, deep)
-		if mergedCheck && srv.Winner != nil {
-			if v := judgeMerged(in, srv); v != nil && v.Outcome == verdict.RefusesFile {
-				srv.Merged = v
-				what := fmt.Sprintf("server %q in %s", name, homeShort(in.Env, srv.Winner.Source.Path))
-				if len(srv.Definitions) > 1 {
-					what = fmt.Sprintf("server %q as merged from %d files", name, len(srv.Definitions))
+		for len(before) > 0 && before[0].Name < name {
+			before = before[1:]
+		}
+		var was *Server
+		if len(before) > 0 && before[0].Name == name {
+			was = before[0]
+		}
+		var srv *Server
+		if was != nil && slices.Equal(was.Definitions, ds) {
+			// Nothing it depends on changed: resolve and the merged
+			// verdict are functions of its definitions.
+			srv = was
+		} else {
+			srv = resolve(in.Verdicts, &slab, was, name, ds, deep)
+			if mergedCheck && srv.Winner != nil {
+				if v := judgeMerged(in, srv); v != nil && v.Outcome == verdict.RefusesFile {
+					srv.Merged = v
 				}
-				refusals = append(refusals, fmt.Sprintf("%s is invalid for it (%s)", what, why(v)))
 			}
+		}
+		if v := srv.Merged; v != nil {
+			what := fmt.Sprintf("server %q in %s", name, homeShort(in.Env, srv.Winner.Source.Path))
+			if len(srv.Definitions) > 1 {
+				what = fmt.Sprintf("server %q as merged from %d files", name, len(srv.Definitions))
+			}
+			refusals = append(refusals, fmt.Sprintf("%s is invalid for it (%s)", what, why(v)))
 		}
 		res.Servers = append(res.Servers, srv)
 	}
 	if p := in.Tool.Profile.StopsOnRefusal; p != nil && p.Value && len(refusals) > 0 {
 		res.Refused = refusals
-		refuse(res)
+		refuse(res, prev)
 	}
 	return res
 }
@@ -321,15 +400,39 @@ func Compute(in Input) *Result {
 // refuse applies a refusal of the whole configuration (Codex CLI stops
 // with "failed to load bootstrap configuration"): no server starts; each
 // keeps its definitions, held back by the refusal.
-func refuse(res *Result) {
+//
+// Servers and definitions are copied before they change: an earlier
+// result may share them (Input.Prev). A server that prev refused alike
+// keeps prev's copy (Kilo Code refuses a whole .mcp.json for one entry,
+// and stays refusing while another is edited).
+func refuse(res *Result, prev *Result) {
 	g := Gate{State: GateToolStopped, Why: res.Tool.Name + " stops at start-up, refusing its whole configuration: " + res.Refused[0]}
-	for _, s := range res.Servers {
-		for _, d := range s.Definitions {
-			if d.Gate.State == GateOpen {
-				d.Gate = g
-			}
+	res.unrefused = slices.Clone(res.Servers)
+	var was, wasRefused []*Server
+	if prev != nil && prev.unrefused != nil && prev.refusedWith == g {
+		was, wasRefused = prev.unrefused, prev.Servers
+	}
+	res.refusedWith = g
+	for i, s := range res.Servers {
+		for len(was) > 0 && was[0].Name < s.Name {
+			was, wasRefused = was[1:], wasRefused[1:]
 		}
-		s.Winner, s.Fields, s.Ignored, s.Variables = nil, nil, nil, nil
+		if len(was) > 0 && was[0] == s {
+			res.Servers[i] = wasRefused[0]
+			continue
+		}
+		c := *s
+		c.Definitions = make([]*Definition, len(s.Definitions))
+		for j, d := range s.Definitions {
+			if d.Gate.State == GateOpen {
+				cd := *d
+				cd.Gate = g
+				d = &cd
+			}
+			c.Definitions[j] = d
+		}
+		c.Winner, c.Fields, c.Ignored, c.Variables = nil, nil, nil, nil
+		res.Servers[i] = &c
 	}
 }
 
@@ -400,8 +503,13 @@ func Survey(in Input) (found, own bool) {
 // of that definition (alone): an edit of a 1,000-server file resolves
 // every server of every tool reading it again, and each sorted its
 // fields and scanned its values for variables.
-func resolve(c *verdict.Cache, name string, ds []*Definition, deep bool) *Server {
-	s := &Server{Name: name, Definitions: ds, Enabled: true}
+//
+// was is the server of that name in Input.Prev, if any: where its winner
+// had the same verdict in the same layer, its alone is this one's too,
+// without asking the cache.
+func resolve(c *verdict.Cache, slab *slabs, was *Server, name string, ds []*Definition, deep bool) *Server {
+	s := slab.server()
+	*s = Server{Name: name, Definitions: ds, Enabled: true}
 	var open []*Definition
 	for _, d := range ds {
 		if d.Gate.State == GateOpen {
@@ -421,9 +529,18 @@ func resolve(c *verdict.Cache, name string, ds []*Definition, deep bool) *Server
 		contributors = open
 	}
 	if d := s.Winner; len(contributors) == 1 && d.Verdict != nil {
-		if a := aloneOf(c, d); a != nil {
+		var a *alone
+		if was != nil && was.alone != nil && was.Winner.Verdict == d.Verdict && was.Winner.Source.Layer == d.Source.Layer && was.Winner.Source.Interpolation == d.Source.Interpolation {
+			// The same verdict is the same name and bytes (the verdict
+			// cache and reuse compare them), which parse alike: was's
+			// fields fit.
+			a = was.alone
+		} else {
+			a = aloneOf(c, d)
+		}
+		if a != nil {
 			s.alone = a
-			s.Fields = make([]Field, len(a.fields))
+			s.Fields = slab.fields(len(a.fields))
 			for i, f := range a.fields {
 				s.Fields[i] = Field{Key: f.key, From: d, Member: d.Member.Value.Members[f.index]}
 			}
@@ -489,11 +606,10 @@ type alone struct {
 	ignored   []string
 	enabled   bool
 	variables []string
-	// identity and program are identity's and programOrURL's answers,
-	// computed on first use.
-	once     sync.Once
-	identity string
-	program  string
+	// facts are identity's and programOrURL's answers, computed on first
+	// use.
+	once sync.Once
+	serverFacts
 }
 
 // aloneField is a field of the merged definition: its key and the index
@@ -526,8 +642,17 @@ func aloneOf(c *verdict.Cache, d *Definition) *alone {
 		}
 		return a
 	}).(*alone)
-	// The same bytes parse to the same subtree; should they not (a
-	// verdict cached from another parse of them), compute afresh.
+	return a.of(d)
+}
+
+// of returns a if it fits d's definition, nil otherwise. The same bytes
+// parse to the same subtree; should they not (a verdict cached from
+// another parse of them), resolve computes afresh.
+func (a *alone) of(d *Definition) *alone {
+	v := d.Member.Value
+	if v == nil || v.Kind != jsonc.Object {
+		return nil
+	}
 	for _, f := range a.fields {
 		if f.index < 0 || f.index >= len(v.Members) || v.Members[f.index].Key == nil || v.Members[f.index].Key.Str != f.key {
 			return nil
@@ -674,6 +799,11 @@ func serverMembers(root *jsonc.Node, path []string) []*jsonc.Member {
 	if n == nil {
 		return nil
 	}
+	if n.KeysUnique() && !slices.ContainsFunc(n.Members, func(m *jsonc.Member) bool { return m.Key == nil }) {
+		// The parser saw no key twice (a large map): every member, as
+		// they are. Shared with the parse: read-only.
+		return n.Members
+	}
 	sm := &rules.ServerMap{Node: n}
 	var out []*jsonc.Member
 	for _, s := range sm.Servers() {
@@ -685,6 +815,15 @@ func serverMembers(root *jsonc.Node, path []string) []*jsonc.Member {
 // byName groups defs (in reading order, lowest precedence first) by
 // server name, names sorted, each group highest precedence first.
 func byName(defs []*Definition) [][]*Definition {
+	if sortedUnique(defs) {
+		// Every name once, in order (a single file's map, as most are
+		// written): each definition is its own group.
+		out := make([][]*Definition, len(defs))
+		for i := range defs {
+			out[i] = defs[i : i+1 : i+1]
+		}
+		return out
+	}
 	order := make([]int32, len(defs))
 	for i := range order {
 		order[i] = int32(i)
@@ -712,6 +851,17 @@ func byName(defs []*Definition) [][]*Definition {
 		i = j
 	}
 	return out
+}
+
+// sortedUnique reports whether the definitions' names are strictly
+// increasing.
+func sortedUnique(defs []*Definition) bool {
+	for i := 1; i < len(defs); i++ {
+		if defs[i-1].Member.Key.Str >= defs[i].Member.Key.Str {
+			return false
+		}
+	}
+	return true
 }
 
 func cmpOr(a, b string) string {

@@ -3,6 +3,7 @@ package effective
 import (
 	"cmp"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,11 +29,33 @@ import (
 // 1,000-server file whose servers all run npx computes it for each of
 // them, for every tool reading the file.
 func identity(s *Server) string {
+	id, _ := hashedIdentity(s)
+	return id
+}
+
+// hashedIdentity is identity with its hash.
+func hashedIdentity(s *Server) (string, uint64) {
 	if a := s.alone; a != nil {
-		a.once.Do(func() { a.identity, a.program = identityOf(s), programOf(s) })
-		return a.identity
+		a.once.Do(func() { a.serverFacts = factsOf(s) })
+		return a.identity, a.idHash
 	}
-	return identityOf(s)
+	f := factsOf(s)
+	return f.identity, f.idHash
+}
+
+// serverFacts are identity's and programOrURL's answers, with their
+// hashes (of a per-process seed: never stored).
+type serverFacts struct {
+	identity, program string
+	idHash, progHash  uint64
+}
+
+var factSeed = maphash.MakeSeed()
+
+func factsOf(s *Server) serverFacts {
+	f := serverFacts{identity: identityOf(s), program: programOf(s)}
+	f.idHash, f.progHash = maphash.String(factSeed, f.identity), maphash.String(factSeed, f.program)
+	return f
 }
 
 func identityOf(s *Server) string {
@@ -159,11 +182,18 @@ func appendList(b []byte, x, y []*jsonc.Node) []byte {
 // programOrURL is the program a server starts or the URL it connects to,
 // as written; "" for neither.
 func programOrURL(s *Server) string {
+	p, _ := hashedProgram(s)
+	return p
+}
+
+// hashedProgram is programOrURL with its hash.
+func hashedProgram(s *Server) (string, uint64) {
 	if a := s.alone; a != nil {
-		a.once.Do(func() { a.identity, a.program = identityOf(s), programOf(s) })
-		return a.program
+		a.once.Do(func() { a.serverFacts = factsOf(s) })
+		return a.program, a.progHash
 	}
-	return programOf(s)
+	p := programOf(s)
+	return p, maphash.String(factSeed, p)
 }
 
 func programOf(s *Server) string {
@@ -209,37 +239,62 @@ func (t *twice) add(r *Result) {
 	// Candidates first, by program or URL alone (a string already
 	// decoded): the full identity decodes every field, which only servers
 	// sharing one are worth (an edit of a 1,000-server file recomputes
-	// this).
-	byProgram := map[string][]*Server{}
+	// this). Both are counted by their hashes, computed once per cached
+	// definition (alone): a map of a thousand strings of a hundred bytes
+	// was most of this.
+	starts := func(s *Server) bool { return s.Winner != nil && s.Enabled && s.Merged == nil }
+	byProgram := make(map[uint64]int32, len(r.Servers))
 	for _, s := range r.Servers {
-		if s.Winner == nil || !s.Enabled || s.Merged != nil {
+		if !starts(s) {
 			continue
 		}
-		if p := programOrURL(s); p != "" {
-			byProgram[p] = append(byProgram[p], s)
+		if p, h := hashedProgram(s); p != "" {
+			byProgram[h]++
 		}
 	}
-	groups := map[string][]*Server{}
-	var keys []string
+	// Groups of one identity, in the order of their first server; a hash
+	// shared by two identities chains them (next).
+	type group struct {
+		id    string
+		first *Server
+		more  []*Server // allocated for the rare group of several
+		next  int32
+	}
+	var groups []group
+	index := map[uint64]int32{}
 	for _, s := range r.Servers {
-		p := programOrURL(s)
-		if p == "" || len(byProgram[p]) < 2 || s.Winner == nil || !s.Enabled || s.Merged != nil {
+		if !starts(s) {
 			continue
 		}
-		id := identity(s)
+		if p, h := hashedProgram(s); p == "" || byProgram[h] < 2 {
+			continue
+		}
+		id, h := hashedIdentity(s)
 		if id == "" {
 			continue
 		}
-		if groups[id] == nil {
-			keys = append(keys, id)
+		g, ok := index[h]
+		for ok && groups[g].id != id {
+			g, ok = groups[g].next, groups[g].next >= 0
 		}
-		groups[id] = append(groups[id], s)
-	}
-	for _, id := range keys {
-		g := groups[id]
-		if len(g) < 2 {
+		if !ok {
+			groups = append(groups, group{id: id, first: s, next: -1})
+			g = int32(len(groups) - 1)
+			if first, had := index[h]; had {
+				// After the first group of this hash.
+				groups[g].next, groups[first].next = groups[first].next, g
+			} else {
+				index[h] = g
+			}
 			continue
 		}
+		groups[g].more = append(groups[g].more, s)
+	}
+	for _, gr := range groups {
+		if gr.more == nil {
+			continue
+		}
+		id, g := gr.id, append([]*Server{gr.first}, gr.more...)
 		slices.SortFunc(g, func(a, b *Server) int {
 			return cmp.Or(
 				cmp.Compare(b.Winner.Source.Rank, a.Winner.Source.Rank),

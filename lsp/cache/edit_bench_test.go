@@ -97,3 +97,43 @@ func diagnoseBenchSetup(b testing.TB) (string, string, DiagnoseOptions) {
 	}
 	return path, text, opts
 }
+
+// BenchmarkWorkspaceEdit is the cross-file half of an edit inside one
+// server of the 1,000-server .mcp.json (one character typed in an
+// argument of the middle server, which moves every server after it): the
+// workspace's effective configurations and cross-file findings
+// (Snapshot.Workspace), the file already parsed and its entries' verdicts
+// cached, as the per-file analysis leaves them.
+//
+//	go test ./lsp/cache -run X -bench WorkspaceEdit -benchmem
+func BenchmarkWorkspaceEdit(b *testing.B) {
+	path, text, opts := diagnoseBenchSetup(b)
+	s := NewSession(nil, nil)
+	at := strings.Index(text, "@example/server-500\"") + len("@example/server-500")
+	snapshot := func(v int32) *Snapshot {
+		// Typing in the argument: one, then two characters, then one.
+		content := text[:at] + strings.Repeat("x", int(v)%2+1) + text[at:]
+		snap := s.Modify([]Modification{{Path: path, Overlay: &Overlay{Path: path, URI: "file://" + path, Version: v, Content: []byte(content)}}}, nil)
+		if _, _, ok := snap.Diagnose(path, DiagnoseOptions{Registry: opts.Registry, Env: opts.Env, Base: opts.Base}); !ok {
+			b.Fatal("not diagnosed")
+		}
+		return snap
+	}
+	snapshot(1).Workspace(opts)
+	b.ReportAllocs()
+	b.ResetTimer()
+	var cpu time.Duration
+	n := 0
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		snap := snapshot(int32(i + 2))
+		b.StartTimer()
+		c := processCPU()
+		if w := snap.Workspace(opts); len(w.Results) == 0 {
+			b.Fatal("no effective configurations")
+		}
+		cpu += processCPU() - c
+		n++
+	}
+	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
+}

@@ -146,6 +146,15 @@ func (m *effectiveMemo) get(key string, snap *Snapshot) ([]*effective.Result, bo
 	return e.results, true
 }
 
+// stale returns the results kept under key whether or not the snapshot
+// still holds what they read: a base for the next computation to reuse
+// from, never an answer.
+func (m *effectiveMemo) stale(key string) []*effective.Result {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.entries[key].results
+}
+
 func (m *effectiveMemo) put(key string, results []*effective.Result, log *readLog) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

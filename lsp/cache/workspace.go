@@ -49,10 +49,15 @@ func (s *Snapshot) Effective(dir, gitRoot string, opts DiagnoseOptions) []*effec
 	}
 	memoKey := effectiveMemoKey(key, opts)
 	if s.effectives == nil {
-		out = s.computeEffective(dir, gitRoot, opts)
+		out = s.computeEffective(dir, gitRoot, opts, nil)
 	} else if out, ok = s.effectives.get(memoKey, s); !ok {
+		// An earlier snapshot's results with the same options, which some
+		// file read since makes stale: what of them the files still say
+		// is reused (effective.Input.Prev), so that an edit of one entry
+		// costs that entry.
+		prev := s.effectives.stale(memoKey)
 		log := s.startLog()
-		out = s.computeEffective(dir, gitRoot, opts)
+		out = s.computeEffective(dir, gitRoot, opts, prev)
 		s.stopLog(log)
 		s.effectives.put(memoKey, out, log)
 	}
@@ -65,9 +70,10 @@ func (s *Snapshot) Effective(dir, gitRoot string, opts DiagnoseOptions) []*effec
 	return out
 }
 
-func (s *Snapshot) computeEffective(dir, gitRoot string, opts DiagnoseOptions) []*effective.Result {
+func (s *Snapshot) computeEffective(dir, gitRoot string, opts DiagnoseOptions, prev []*effective.Result) []*effective.Result {
 	cfg, _, _ := s.Config(dir, opts)
 	var out []*effective.Result
+	shared := &effective.Shared{}
 	for _, tool := range opts.Registry.Tools() {
 		named := slices.Contains(cfg.Tools, tool.ID)
 		if tool.Profile == nil || (len(cfg.Tools) > 0 && !named) {
@@ -82,6 +88,12 @@ func (s *Snapshot) computeEffective(dir, gitRoot string, opts DiagnoseOptions) [
 			Files:     s.parsed,
 			Registry:  opts.Registry,
 			Verdicts:  s.analysis.Verdicts,
+			Shared:    shared,
+		}
+		for _, p := range prev {
+			if p.Tool == tool {
+				in.Prev = p
+			}
 		}
 		if found, own := effective.Survey(in); !named && !own && (found || !readsAnyKind(opts.Registry, tool.ID)) {
 			continue
