@@ -136,3 +136,24 @@ func SortDiagnostics(ds []Diagnostic) {
 	}
 	copy(ds, out)
 }
+
+// MergeSorted returns a new list of the findings of a and b, each sorted
+// by SortDiagnostics, in that order: what SortDiagnostics makes of a
+// followed by b (the sort is stable, so a finding of a comes before an
+// equal one of b), in one pass. The server merges a file's cross-file
+// findings into its own this way.
+func MergeSorted(a, b []Diagnostic) []Diagnostic {
+	if len(a)+len(b) == 0 && a == nil {
+		return nil // as slices.Clone(a) with nothing appended
+	}
+	out := make([]Diagnostic, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if compareDiagnostics(&b[0], &a[0]) < 0 {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	out = append(out, a...)
+	return append(out, b...)
+}

@@ -92,3 +92,22 @@ func BenchmarkAnalyzeEditInsideServer(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 }
+
+// BenchmarkAnalyzeOpen is the first analysis of the same file in a new
+// session: nothing cached, every server judged by every reader.
+//
+//	go test ./analysis/rules -run X -bench AnalyzeOpen -benchmem
+func BenchmarkAnalyzeOpen(b *testing.B) {
+	content := []byte(genServers(1000))
+	kind := workspaceKind(b)
+	parsed := jsonc.Parse(content)
+	var cpu time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		in := FileInput{Path: "/p/.mcp.json", Content: content, Parsed: parsed, Kind: kind, Cache: NewCache(), Resolver: lookupResolver{}}
+		start := cpuTime()
+		AnalyzeFile(in)
+		cpu += cpuTime() - start
+	}
+	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
+}

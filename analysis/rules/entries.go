@@ -127,11 +127,19 @@ type machineKey struct {
 type machineAnswers struct {
 	r    Resolver
 	seen map[machineKey]bool
+	// last is the last question, answered lastAnswer: most servers of a
+	// large file ask the one question their neighbour asked.
+	last       machineKey
+	lastAnswer bool
 }
 
 func (m *machineAnswers) answer(file bool, a, b string) bool {
 	k := machineKey{file, a, b}
+	if m.seen != nil && k == m.last {
+		return m.lastAnswer
+	}
 	if ans, ok := m.seen[k]; ok {
+		m.last, m.lastAnswer = k, ans
 		return ans
 	}
 	var ans bool
@@ -144,6 +152,7 @@ func (m *machineAnswers) answer(file bool, a, b string) bool {
 		m.seen = map[machineKey]bool{}
 	}
 	m.seen[k] = ans
+	m.last, m.lastAnswer = k, ans
 	return ans
 }
 
@@ -490,12 +499,16 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 	for _, mp := range maps {
 		in.Cache.fit(len(mp.node.Members), len(in.Kind.Readers))
 	}
-	proj := make([][]Diagnostic, len(misses))
+	// Each part of a server's findings as the caller gets them, and as
+	// the per-entry memos keep them (nil: not kept), which the file memo
+	// shares rather than copies.
+	type part struct{ ds, stored []Diagnostic }
+	proj := make([]part, len(misses))
 	runProject := func(in FileInput) {
 		p := newProjectPass(in)
 		for j, i := range misses {
 			if units[i].proj {
-				proj[j] = p.entry(nil, units[i].m)
+				proj[j].ds, proj[j].stored = p.entryStored(nil, units[i].m)
 			}
 		}
 	}
@@ -519,16 +532,17 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 		runProject(in)
 	}
 
-	sch := make([][]Diagnostic, len(misses))
+	sch := make([]part, len(misses))
 	sc := &schemaCheck{in: in, f: in.Parsed}
 	for j, i := range misses {
 		if u := &units[i]; u.sch {
 			m := u.m
-			sch[j] = sc.subjectDiagnostics(&schemaSubject{noun: "server", name: m.Key.Str, nameTok: m.Key.Span, value: m.Value, member: m, readers: u.mp.sem.readers})
+			sch[j].ds, sch[j].stored = sc.subjectStored(&schemaSubject{noun: "server", name: m.Key.Str, nameTok: m.Key.Span, value: m.Value, member: m, readers: u.mp.sem.readers})
 		}
 	}
 
 	semAt := make([]int, len(misses)+1)
+	semStored := make([][]Diagnostic, len(misses))
 	queries := make([][]machineQuestion, len(misses))
 	var log *machineLog
 	if in.Resolver != nil {
@@ -539,6 +553,7 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 		semAt[j] = len(sem.ds)
 		if u := &units[i]; u.sem {
 			sem.server(u.m, u.mp.sem, u.mp.key, u.mp.memo)
+			semStored[j] = sem.stored
 			if log != nil && len(log.qs) > 0 {
 				queries[j] = slices.Clone(log.qs)
 				log.qs = log.qs[:0]
@@ -553,55 +568,96 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 	}
 	for j, i := range misses {
 		u := &units[i]
+		at := u.m.Span.Start
 		semDs := sem.ds[semAt[j]:semAt[j+1]]
-		n := len(proj[j]) + len(sch[j]) + len(semDs)
+		semPart := part{ds: semDs}
+		if st := semStored[j]; st != nil && u.safe {
+			// The machine's findings follow the memo's: the file memo
+			// keeps its own copy of those.
+			semPart.stored = append(slices.Clip(st), memoDiagnostics(semDs[len(st):], at)...)
+		}
+		parts := [...]part{proj[j], sch[j], semPart}
+		phases := [...]uint8{phaseProject, phaseSchema, phaseSemEntry}
+		n := len(proj[j].ds) + len(sch[j].ds) + len(semDs)
 		ds := make([]Diagnostic, 0, n)
 		ph := make([]uint8, 0, n)
-		for _, part := range []struct {
-			ds    []Diagnostic
-			phase uint8
-		}{{proj[j], phaseProject}, {sch[j], phaseSchema}, {semDs, phaseSemEntry}} {
-			for _, d := range part.ds {
-				p := part.phase
+		var stored []Diagnostic
+		if u.safe {
+			stored = make([]Diagnostic, 0, n)
+		}
+		for k, p := range parts {
+			for _, d := range p.ds {
+				x := phases[k]
 				if genericCodes[d.Code] {
-					p |= phaseGeneric
+					x |= phaseGeneric
 				}
 				ds = append(ds, d)
-				ph = append(ph, p)
+				ph = append(ph, x)
+			}
+			if u.safe {
+				if p.stored == nil {
+					p.stored = memoDiagnostics(p.ds, at)
+				}
+				stored = append(stored, p.stored...)
 			}
 		}
-		ds, ph = dropGenericWithin(ds, ph)
-		sortWithPhases(ds, ph)
-		// The caller gets these; the memo keeps its own copy of their
-		// Data, as the per-entry memos do (memoDiagnostics).
-		u.fresh = ds
-		e := &entryFindings{phases: ph, queries: queries[j]}
+		order := blockOrder(ds, ph)
+		u.fresh = permute(ds, order)
+		e := &entryFindings{phases: permute(ph, order), queries: queries[j]}
 		if u.safe {
-			at := u.m.Span.Start
 			e.text = string(in.Parsed.Src[at:u.m.Span.End])
-			e.ds = memoDiagnostics(ds, at)
+			e.ds = permute(stored, order)
 		}
 		u.found = e
 	}
 }
 
-// dropGenericWithin is dropGenericDuplicates on one server's findings,
-// keeping phases parallel.
-func dropGenericWithin(ds []Diagnostic, ph []uint8) ([]Diagnostic, []uint8) {
-	if !slices.ContainsFunc(ph, func(p uint8) bool { return p&phaseGeneric != 0 }) {
-		return ds, ph
-	}
-	j := 0
-	for i, d := range ds {
-		if ph[i]&phaseGeneric != 0 && slices.ContainsFunc(ds, func(o Diagnostic) bool {
-			return !genericCodes[o.Code] && o.Span == d.Span
-		}) {
-			continue
+// blockOrder is the order of one server's findings ds (phases ph) in
+// AnalyzeFile's result: generic findings that share their span with a
+// specific one left out (dropGenericDuplicates), the others sorted as
+// SortDiagnostics sorts them. nil when that is ds as it is.
+func blockOrder(ds []Diagnostic, ph []uint8) []int {
+	var order []int
+	if slices.ContainsFunc(ph, func(p uint8) bool { return p&phaseGeneric != 0 }) {
+		for i, d := range ds {
+			if ph[i]&phaseGeneric != 0 && slices.ContainsFunc(ds, func(o Diagnostic) bool {
+				return !genericCodes[o.Code] && o.Span == d.Span
+			}) {
+				continue
+			}
+			order = append(order, i)
 		}
-		ds[j], ph[j] = d, ph[i]
-		j++
+		if len(order) == len(ds) {
+			order = nil
+		}
 	}
-	return ds[:j], ph[:j]
+	sorted := true
+	for i := 1; i < len(ds) && sorted; i++ {
+		sorted = compareDiagnostics(&ds[i-1], &ds[i]) <= 0
+	}
+	if sorted {
+		return order
+	}
+	if order == nil {
+		order = make([]int, len(ds))
+		for i := range order {
+			order[i] = i
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return compareDiagnostics(&ds[a], &ds[b]) })
+	return order
+}
+
+// permute returns xs in order (xs itself for a nil order).
+func permute[T any](xs []T, order []int) []T {
+	if order == nil {
+		return xs
+	}
+	out := make([]T, len(order))
+	for i, j := range order {
+		out[i] = xs[j]
+	}
+	return out
 }
 
 // sortWithPhases is SortDiagnostics, keeping phases parallel.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
-	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -110,20 +109,38 @@ func newProjectPass(in FileInput) *projectPass {
 // entry appends the project rules' findings on the server m to ds,
 // through the memo where it can.
 func (p *projectPass) entry(ds []Diagnostic, m *jsonc.Member) []Diagnostic {
+	ds, _ = p.entryStored(ds, m)
+	return ds
+}
+
+// entryStored is entry, also returning the findings as the memo keeps
+// them (spans relative to the member, Data the memo's own); nil when the
+// memo is not used.
+func (p *projectPass) entryStored(ds []Diagnostic, m *jsonc.Member) (_, stored []Diagnostic) {
 	in := p.in
 	if !p.memo || !memoSafe(in.Parsed, in.index, m) {
-		return append(ds, projectRulesOf(in, m, p.project)...)
+		return append(ds, projectRulesOf(in, m, p.project)...), nil
 	}
 	at := m.Span.Start
 	text := in.Parsed.Src[at:m.Span.End]
 	found, ok := in.Cache.proj.Get(p.key, text)
 	if !ok {
 		mine := projectRulesOf(in, m, p.project)
-		in.Cache.proj.Put(p.key, text, memoDiagnostics(mine, at))
-		return append(ds, mine...)
+		found = memoDiagnostics(mine, at)
+		in.Cache.proj.Put(p.key, text, found)
+		return append(ds, mine...), storedOrEmpty(found)
 	}
 	for _, d := range found {
 		ds = append(ds, rebase(d, at))
+	}
+	return ds, storedOrEmpty(found)
+}
+
+// storedOrEmpty is a memo's findings, never nil: nil says the memo was
+// not used.
+func storedOrEmpty(ds []Diagnostic) []Diagnostic {
+	if ds == nil {
+		return []Diagnostic{}
 	}
 	return ds
 }
@@ -132,7 +149,7 @@ func (p *projectPass) entry(ds []Diagnostic, m *jsonc.Member) []Diagnostic {
 // a file shared with the project or not. Besides m's text it depends only
 // on what projectMemoKey holds.
 func projectRulesOf(in FileInput, m *jsonc.Member, project bool) []Diagnostic {
-	name, _ := verdict.Decode(m.Key).(string)
+	name, _ := stringOf(m.Key)
 	var ds []Diagnostic
 	if project {
 		ds = append(ds, homePaths(name, m.Value)...)
@@ -241,11 +258,20 @@ func templatesLeft(in FileInput, server string, entry *jsonc.Node) []Diagnostic 
 	return ds
 }
 
+// stringOf is verdict.Decode(n).(string) without boxing the string in an
+// interface (an allocation per string of every server).
+func stringOf(n *jsonc.Node) (string, bool) {
+	if n == nil || n.Kind != jsonc.String {
+		return "", false
+	}
+	return n.Str, true
+}
+
 // walkStrings calls f with every string value under n (keys excluded).
 func walkStrings(n *jsonc.Node, f func(*jsonc.Node, string)) {
 	switch n.Kind {
 	case jsonc.String:
-		if s, ok := verdict.Decode(n).(string); ok {
+		if s, ok := stringOf(n); ok {
 			f(n, s)
 		}
 	case jsonc.Array:
@@ -267,7 +293,7 @@ func credentialOverHTTP(server string, entry *jsonc.Node) []Diagnostic {
 	var raw string
 	for _, key := range []string{"url", "httpUrl", "serverUrl"} {
 		if m := entry.Get(key); m != nil && m.Value != nil {
-			if s, ok := verdict.Decode(m.Value).(string); ok {
+			if s, ok := stringOf(m.Value); ok {
 				raw = s
 				break
 			}
@@ -283,7 +309,7 @@ func credentialOverHTTP(server string, entry *jsonc.Node) []Diagnostic {
 	}
 	var ds []Diagnostic
 	for _, m := range h.Value.Members {
-		name, _ := verdict.Decode(m.Key).(string)
+		name, _ := stringOf(m.Key)
 		if !isCredentialHeader(name) {
 			continue
 		}

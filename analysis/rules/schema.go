@@ -249,8 +249,16 @@ func (c *schemaCheck) serverSubjects(sm *ServerMap) []*schemaSubject {
 // subjectDiagnostics judges sub as each of its readers reads it and
 // reconciles the verdicts, through the cache (Cache) where it can.
 func (c *schemaCheck) subjectDiagnostics(sub *schemaSubject) []Diagnostic {
+	ds, _ := c.subjectStored(sub)
+	return ds
+}
+
+// subjectStored is subjectDiagnostics, also returning the findings as the
+// memo keeps them (spans relative to the member, Data the memo's own);
+// nil when the memo is not used.
+func (c *schemaCheck) subjectStored(sub *schemaSubject) (_, stored []Diagnostic) {
 	if sub.member == nil {
-		return c.reconcile(sub) // an input, judged already
+		return c.reconcile(sub), nil // an input, judged already
 	}
 	k, memo := c.subjectMemoKey(sub)
 	memo = memo && memoSafe(c.f, c.in.index, sub.member)
@@ -262,7 +270,7 @@ func (c *schemaCheck) subjectDiagnostics(sub *schemaSubject) []Diagnostic {
 			for i, d := range ds {
 				out[i] = rebase(d, at)
 			}
-			return out
+			return out, storedOrEmpty(ds)
 		}
 	}
 	for _, r := range sub.readers {
@@ -270,9 +278,11 @@ func (c *schemaCheck) subjectDiagnostics(sub *schemaSubject) []Diagnostic {
 	}
 	ds := c.reconcile(sub)
 	if memo {
-		c.in.Cache.subjects.Put(k, text, memoDiagnostics(ds, at))
+		stored = memoDiagnostics(ds, at)
+		c.in.Cache.subjects.Put(k, text, stored)
+		stored = storedOrEmpty(stored)
 	}
-	return ds
+	return ds, stored
 }
 
 // subjectMemoKey is the Cache.subjects key of a server subject. ok is

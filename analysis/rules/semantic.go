@@ -124,6 +124,10 @@ type semantic struct {
 	groups []*semMap
 	// mapKeys caches registryMapKeys.
 	mapKeys []string
+	// stored are the findings of the last server (server), as the memo
+	// keeps them (spans relative to the member, Data the memo's own),
+	// before those of the machine's rules; nil when the memo was not used.
+	stored []Diagnostic
 }
 
 func (c *semantic) add(d Diagnostic) { c.ds = append(c.ds, d) }
@@ -232,6 +236,9 @@ type semEntry struct {
 	// command's form use it: OpenCode refuses a Claude-shaped entry for its
 	// type, and the user needs to hear of each problem.
 	views []string
+	// names is what the readers make of the server's name (nameRule);
+	// nil until asked.
+	names *semNames
 }
 
 // newSemEntry reads s as each reader does, through the readers' verdicts.
@@ -249,7 +256,7 @@ func (c *semantic) newSemEntry(s *Server, readers []*registry.Reader, typing, ca
 	if t := s.Field("type"); t != nil && t.Value.Kind == jsonc.Invalid {
 		return e // "type": being typed; any verdict would be a guess
 	}
-	e.obj, _ = verdict.Decode(v).(map[string]any)
+	e.obj = shallowObject(v)
 	e.verdicts = make([]*verdict.Verdict, len(readers))
 	e.defs = make([]string, len(readers))
 	e.views = make([]string, len(readers))
@@ -265,6 +272,32 @@ func (c *semantic) newSemEntry(s *Server, readers []*registry.Reader, typing, ca
 		}
 	}
 	return e
+}
+
+// nested stands, in a semEntry's obj, for a value that is an object or an
+// array: the rules ask whether such a key is there, never what is in it.
+var nested any = struct{ nested bool }{true}
+
+// shallowObject is verdict.Decode of the object v, one level deep: its
+// keys with their values, except that objects and arrays are nested. The
+// rules read the entry's keys and its "type" and "url" strings, and pick
+// schema branches by them (verdict.ServerDef); decoding an entry's env,
+// args and headers too was a tenth of the allocations of a first
+// analysis.
+func shallowObject(v *jsonc.Node) map[string]any {
+	obj := make(map[string]any, len(v.Members))
+	for _, m := range v.Members {
+		if m.Key == nil {
+			continue
+		}
+		switch n := m.Value; {
+		case n != nil && (n.Kind == jsonc.Object || n.Kind == jsonc.Array):
+			obj[m.Key.Str] = nested
+		default:
+			obj[m.Key.Str] = verdict.Decode(n)
+		}
+	}
+	return obj
 }
 
 // reason returns reader i's reason with code on field ("" for any), nil

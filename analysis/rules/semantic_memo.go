@@ -86,6 +86,7 @@ func (c *semantic) memoKey(g *semMap) (entryMemoKey, bool) {
 // server runs every per-server rule on the server m of g (the last member
 // with its name), through the memo when it can.
 func (c *semantic) server(m *jsonc.Member, g *semMap, k entryMemoKey, memo bool) {
+	c.stored = nil
 	typing := c.syntaxErrorIn(m.Value.Span)
 	if !memo || typing || !memoSafe(c.f, c.in.index, m) {
 		c.serverRules(c.newSemEntry(&Server{Name: m.Key.Str, Map: g.sm, Member: m}, g.readers, typing, memo))
@@ -110,6 +111,10 @@ func (c *semantic) server(m *jsonc.Member, g *semMap, k entryMemoKey, memo bool)
 		}
 		r.ds = memoDiagnostics(c.ds[before:], at)
 		c.in.Cache.sem.Put(k, text, r)
+	}
+	c.stored = r.ds
+	if c.stored == nil {
+		c.stored = []Diagnostic{}
 	}
 	if c.in.Resolver != nil && r.stdio != 0 {
 		var starters []*registry.Reader

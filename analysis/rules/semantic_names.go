@@ -25,30 +25,10 @@ func (c *semantic) invalidName(e *semEntry) { c.nameRule(e, CodeInvalidServerNam
 // as the readers' verdicts say (verdict.NameReasons).
 func (c *semantic) nameRule(e *semEntry, code string) {
 	name := e.s.Name
-	var reserved, forbidden semVerdicts
-	var chars []string
-	for _, r := range e.readers {
-		t := c.tool(r)
-		if t == nil {
-			continue
-		}
-		ro, fo := outAccepted, outAccepted
-		for _, why := range verdict.NameReasons(c.in.Registry, r, name) {
-			switch why.Code {
-			case verdict.CodeReservedServerName:
-				ro = semOutcomeOf(why.Outcome)
-			case verdict.CodeInvalidServerName:
-				fo = semOutcomeOf(why.Outcome)
-				for _, ch := range verdict.NameRegexp(t.ServerNames.Forbidden).FindAllString(name, -1) {
-					if q := strconv.Quote(ch); !slices.Contains(chars, q) {
-						chars = append(chars, q)
-					}
-				}
-			}
-		}
-		reserved = append(reserved, semVerdict{r, ro})
-		forbidden = append(forbidden, semVerdict{r, fo})
+	if e.names == nil {
+		e.names = c.nameVerdicts(e)
 	}
+	reserved, forbidden, chars := e.names.reserved, e.names.forbidden, e.names.chars
 	if sev, ok := reserved.severity(); ok && code == CodeReservedServerName {
 		c.add(Diagnostic{
 			Span:     e.s.Key().Span,
@@ -67,4 +47,42 @@ func (c *semantic) nameRule(e *semEntry, code string) {
 			Data:     semData(name, forbidden.readers(outSkipped, outRefused, outMayNotLoad)),
 		})
 	}
+}
+
+// semNames is what the readers of an entry make of its name: both name
+// rules read it, so it is asked once.
+type semNames struct {
+	reserved, forbidden semVerdicts
+	chars               []string // the forbidden characters, quoted
+}
+
+// nameVerdicts asks every reader of e what it makes of e's name.
+func (c *semantic) nameVerdicts(e *semEntry) *semNames {
+	name := e.s.Name
+	out := &semNames{}
+	both := make(semVerdicts, 0, 2*len(e.readers)) // one allocation for the two lists
+	out.reserved, out.forbidden = both[:0:len(e.readers)], both[len(e.readers):len(e.readers)]
+	for _, r := range e.readers {
+		t := c.tool(r)
+		if t == nil {
+			continue
+		}
+		ro, fo := outAccepted, outAccepted
+		for _, why := range verdict.NameReasons(c.in.Registry, r, name) {
+			switch why.Code {
+			case verdict.CodeReservedServerName:
+				ro = semOutcomeOf(why.Outcome)
+			case verdict.CodeInvalidServerName:
+				fo = semOutcomeOf(why.Outcome)
+				for _, ch := range verdict.NameRegexp(t.ServerNames.Forbidden).FindAllString(name, -1) {
+					if q := strconv.Quote(ch); !slices.Contains(out.chars, q) {
+						out.chars = append(out.chars, q)
+					}
+				}
+			}
+		}
+		out.reserved = append(out.reserved, semVerdict{r, ro})
+		out.forbidden = append(out.forbidden, semVerdict{r, fo})
+	}
+	return out
 }

@@ -35,3 +35,34 @@ func TestSortDiagnosticsIsStable(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeSortedIsSortOfBoth: MergeSorted(a, b) of two sorted lists is
+// what SortDiagnostics makes of a followed by b, equal findings (told
+// apart by their Data) in that order, and leaves a and b as they were.
+func TestMergeSortedIsSortOfBoth(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	gen := func(n, from int) []Diagnostic {
+		ds := make([]Diagnostic, n)
+		for i := range ds {
+			start := r.IntN(10)
+			ds[i] = Diagnostic{Span: span.New(start, start+r.IntN(2)), Code: fmt.Sprint("c", r.IntN(2)), Message: "m", Data: map[string]any{"i": from + i}}
+		}
+		SortDiagnostics(ds)
+		return ds
+	}
+	for n := range 300 {
+		a, b := gen(n%17, 0), gen(n/17, 100)
+		want := append(slices.Clone(a), b...)
+		SortDiagnostics(want)
+		a0, b0 := slices.Clone(a), slices.Clone(b)
+		if got := MergeSorted(a, b); !reflect.DeepEqual(got, want) {
+			t.Fatalf("MergeSorted(%v, %v) = %v, want %v", a, b, got, want)
+		}
+		if !reflect.DeepEqual(a, a0) || !reflect.DeepEqual(b, b0) {
+			t.Fatal("MergeSorted modified its input")
+		}
+	}
+	if MergeSorted(nil, nil) != nil || MergeSorted(nil, []Diagnostic{}) != nil || MergeSorted([]Diagnostic{}, nil) == nil {
+		t.Error("MergeSorted is nil exactly when slices.Clone(a) with nothing appended would be")
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis"
@@ -60,7 +59,7 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 		crossFile = func() *WorkspaceAnalysis { return s.Workspace(opts) }
 	}
 	key := analysisKey{hash: f.Hash, registry: opts.Registry, env: opts.Env, kind: kind, config: fmt.Sprint(cfg)}
-	found = slices.Clone(s.analyses.get(s, path, key, func(exists *existsLog) []rules.Diagnostic {
+	own := s.analyses.get(s, path, key, func(exists *existsLog) []rules.Diagnostic {
 		return rules.AnalyzeFile(rules.FileInput{
 			Path:     path,
 			Content:  f.Content,
@@ -71,11 +70,15 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 			Cache:    s.analysis,
 			Resolver: resolver{snap: s, lookups: s.lookups, home: opts.Env.Home, lookup: cfg.CommandLookup, exists: exists},
 		})
-	}))
+	})
+	// own is sorted and shared with the memo: the cross-file findings
+	// are merged into a copy (MergeSorted), not appended and sorted.
+	var cross []rules.Diagnostic
 	if crossFile != nil {
-		found = append(found, cfg.Filter(crossFile().CrossFile[path])...)
-		rules.SortDiagnostics(found)
+		cross = cfg.Filter(crossFile().CrossFile[path])
+		rules.SortDiagnostics(cross)
 	}
+	found = rules.MergeSorted(own, cross)
 	found = cfg.Suppress(rules.SuppressInput{Path: path, Content: f.Content, Parsed: parsed, Kind: kind, CrossFile: len(opts.Folders) > 0}, found)
 	return f, found, true
 }
