@@ -6,10 +6,19 @@ package jsonc
 // live exactly as long as the File.
 type arena struct {
 	chunk    int // elements per chunk, scaled to the input size
-	nodes    []Node
-	members  []Member
-	nodePtrs []*Node
-	memPtrs  []*Member
+	nodes    slab[Node]
+	members  slab[Member]
+	nodePtrs slab[*Node]
+	memPtrs  slab[*Member]
+}
+
+// slab is the current chunk of one kind of element, buf[next:] free. Taking
+// an element writes an index, not a slice header: a pointer store costs a
+// write barrier while the garbage collector runs, and the parser takes an
+// element for every token or two.
+type slab[T any] struct {
+	buf  []T
+	next int
 }
 
 // newArena returns an arena for an input of n bytes. Pretty-printed JSON
@@ -19,27 +28,28 @@ func newArena(n int) arena {
 	return arena{chunk: min(max(n/16, 16), 1024)}
 }
 
-// take returns a pointer to the next free element of *slab.
-func take[T any](slab *[]T, chunk int) *T {
-	if len(*slab) == 0 {
-		*slab = make([]T, chunk)
+// take returns a pointer to the next free element of s.
+func take[T any](s *slab[T], chunk int) *T {
+	if s.next == len(s.buf) {
+		s.buf, s.next = make([]T, chunk), 0
 	}
-	x := &(*slab)[0]
-	*slab = (*slab)[1:]
+	x := &s.buf[s.next]
+	s.next++
 	return x
 }
 
-// carve returns a copy of s in memory from *slab, capped so that appending
+// carve returns a copy of src in memory from s, capped so that appending
 // to the result reallocates instead of overwriting a neighbour.
-func carve[T any](slab *[]T, chunk int, s []T) []T {
-	if len(s) == 0 {
+func carve[T any](s *slab[T], chunk int, src []T) []T {
+	if len(src) == 0 {
 		return nil
 	}
-	if len(*slab) < len(s) {
-		*slab = make([]T, max(chunk, len(s)))
+	if len(s.buf)-s.next < len(src) {
+		s.buf, s.next = make([]T, max(chunk, len(src))), 0
 	}
-	out := (*slab)[:len(s):len(s)]
-	*slab = (*slab)[len(s):]
-	copy(out, s)
+	end := s.next + len(src)
+	out := s.buf[s.next:end:end]
+	s.next = end
+	copy(out, src)
 	return out
 }

@@ -26,12 +26,27 @@ const (
 )
 
 // token is one significant token; whitespace and comments never are.
+//
+// A token holds no pointer, so the parser's copies of it cost no write
+// barrier while the garbage collector runs: a string's value is its
+// source text between the quotes, unless the lexer had to decode it (see
+// decoded).
 type token struct {
 	kind tokenKind
-	span span.Span
-	str  string // tokString: the decoded value
 	// closed reports whether a tokString has its closing quote.
 	closed bool
+	// decoded, when not zero, is 1 + the slot of lexer.decoded holding a
+	// tokString's value.
+	decoded uint8
+	span    span.Span
+}
+
+// str returns the value of a tokString.
+func (l *lexer) str(t *token) string {
+	if t.decoded != 0 {
+		return l.decoded[t.decoded-1]
+	}
+	return l.text[t.span.Start+1 : t.span.End-1]
 }
 
 // lexer splits the input into tokens, recording comments and lexical
@@ -46,6 +61,12 @@ type lexer struct {
 	pos      int
 	comments []span.Span
 	log      errorLog
+	// decoded holds the values of the last strings that needed decoding
+	// (escapes, an unterminated string, invalid UTF-8...), in turn: the
+	// parser looks at most two tokens ahead, so a slot is reused only
+	// once its token is gone.
+	decoded     [4]string
+	lastDecoded uint8
 }
 
 // next stores the next token in t, skipping whitespace and comments. (It
@@ -131,10 +152,7 @@ func (l *lexer) skipTrivia() {
 	// instead of two, which matters most under the race detector.
 	src := l.src
 	for l.pos < len(src) {
-		i := l.pos
-		for i < len(src) && isSpace(src[i]) {
-			i++
-		}
+		i := skipSpace(src, l.pos)
 		l.pos = i
 		if i == len(src) || !l.commentAt(i) {
 			return
@@ -192,7 +210,11 @@ func (l *lexer) string(quote byte, t *token) {
 	// value is a substring of the text.
 	src, i := l.src, start+1
 	for i < len(src) {
-		// Skip the bytes that need no attention, most of a string.
+		// Skip the bytes that need no attention, most of a string,
+		// eight at a time, then one at a time.
+		for i+8 <= len(src) && plainWord(word(src, i)) {
+			i += 8
+		}
 		for i < len(src) && !strSpecial[src[i]] {
 			i++
 		}
@@ -203,11 +225,11 @@ func (l *lexer) string(quote byte, t *token) {
 		if c == quote {
 			l.pos = i + 1
 			if quote == '\'' {
-				*t = l.stringToken(start, l.text[start+1:i], true)
+				*t = l.stringToken(start, "", false, true)
 				return
 			}
 			// A closed double-quoted string: nothing to report.
-			*t = token{kind: tokString, span: span.New(start, i+1), str: l.text[start+1 : i], closed: true}
+			*t = token{kind: tokString, span: span.New(start, i+1), closed: true}
 			return
 		}
 		if c == '\\' || c < 0x20 {
@@ -244,7 +266,7 @@ func (l *lexer) slowString(quote byte, start, i int, buf []byte) token {
 		switch {
 		case c == quote:
 			l.pos = i + 1
-			return l.stringToken(start, string(buf), true)
+			return l.stringToken(start, string(buf), true, true)
 		case c == '\n' || c == '\r':
 			return l.unterminated(start, i, buf)
 		case c == '\\':
@@ -279,12 +301,13 @@ func (l *lexer) unterminated(start, i int, buf []byte) token {
 		buf = buf[:len(buf)-1] // these bytes were copied verbatim
 	}
 	l.pos = i
-	return l.stringToken(start, string(buf), false)
+	return l.stringToken(start, string(buf), true, false)
 }
 
-// stringToken builds the token for the string src[start:l.pos] and reports
-// what is wrong with its delimiters.
-func (l *lexer) stringToken(start int, value string, closed bool) token {
+// stringToken builds the token for the string src[start:l.pos], whose
+// value is value if decoded (else the text between its quotes), and
+// reports what is wrong with its delimiters.
+func (l *lexer) stringToken(start int, value string, decoded, closed bool) token {
 	s := span.New(start, l.pos)
 	switch {
 	case !closed:
@@ -292,7 +315,13 @@ func (l *lexer) stringToken(start int, value string, closed bool) token {
 	case l.src[start] == '\'':
 		l.log.report(s, CodeSingleQuotedString, "strings must use double quotes")
 	}
-	return token{kind: tokString, span: s, str: value, closed: closed}
+	t := token{kind: tokString, span: s, closed: closed}
+	if decoded {
+		l.lastDecoded = (l.lastDecoded + 1) % uint8(len(l.decoded))
+		l.decoded[l.lastDecoded] = value
+		t.decoded = l.lastDecoded + 1
+	}
+	return t
 }
 
 // escape decodes the escape sequence at src[i] == '\\' into buf (see

@@ -97,7 +97,7 @@ type parser struct {
 	skim *skimmer
 
 	// strs holds short strings of the tree (see own).
-	strs [256]string
+	strs strCache
 
 	// keys is the set checkKeys reuses for every large object.
 	keys map[string]struct{}
@@ -110,9 +110,8 @@ type parser struct {
 // long as anything keeps the string (a memo's key holding a server's
 // name kept every edited version of a file, one per keystroke), and the
 // document's text is the caller's src, not a copy. Short strings are
-// shared within the tree, through a small cache where an entry simply
-// replaces the one it collides with: keys and values such as "command",
-// "args" or "npx" repeat in every server.
+// shared within the tree: keys and values such as "command", "args" or
+// "npx" repeat in every server (see strCache).
 func (p *parser) own(s string) string {
 	if len(s) > maxSharedString {
 		return strings.Clone(s)
@@ -120,17 +119,62 @@ func (p *parser) own(s string) string {
 	if s == "" {
 		return ""
 	}
-	slot := &p.strs[maphash.String(ownSeed, s)%uint64(len(p.strs))]
-	if *slot != s {
-		*slot = strings.Clone(s)
-	}
-	return *slot
+	return p.strs.get(s)
 }
 
 // maxSharedString is the length up to which own shares a string: longer
 // ones (paths, URLs, prompts) seldom repeat.
 const maxSharedString = 24
 
+// strCache shares the short strings of one parse. A string seen once goes
+// to seen, where the next new string of its slot replaces it; seen again,
+// it moves to hot, where only another string seen twice can replace it.
+// So the thousand server names of a large file, each seen once, pass
+// through seen without evicting "command" or "npx" from hot.
+type strCache struct {
+	hot, seen [256]string
+}
+
+func (c *strCache) get(s string) string {
+	h := strHash(s)
+	hot := &c.hot[uint8(h)]
+	if *hot == s {
+		return *hot
+	}
+	seen := &c.seen[uint8(h>>8)]
+	if *seen == s {
+		*hot = *seen
+		return *hot
+	}
+	*seen = strings.Clone(s)
+	return *seen
+}
+
+// strHash is a cheap hash of a short string for strCache: its first and
+// last eight bytes (all of them up to 16) and its length. A collision
+// costs a copy, never a wrong string.
+func strHash(s string) uint64 {
+	var h uint64
+	if len(s) >= 8 {
+		h = le64(s) ^ le64(s[len(s)-8:])*0x9e3779b97f4a7c15
+	} else {
+		for i := range len(s) {
+			h = h<<8 | uint64(s[i])
+		}
+	}
+	h = (h ^ uint64(len(s))) * 0xbf58476d1ce4e5b9
+	return h ^ h>>29
+}
+
+// le64 is the little-endian word of the first eight bytes of s. (The
+// compiler makes one load of it.)
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// ownSeed seeds File.Hash.
 var ownSeed = maphash.MakeSeed()
 
 // advance moves to the next token.
@@ -248,7 +292,7 @@ func (p *parser) value(depth int) *Node {
 		return p.array(depth + 1)
 	case tokString:
 		n := p.newNode(String, p.tok.span)
-		n.Str, n.Closed = p.own(p.tok.str), p.tok.closed
+		n.Str, n.Closed = p.own(p.str(&p.tok)), p.tok.closed
 		p.accept()
 		return n
 	case tokWord:
@@ -412,10 +456,9 @@ func (p *parser) object(depth int) *Node {
 	p.accept()
 	p.openObjects++
 	mark := len(p.memberStack)
-	p.members(obj, depth)
+	p.members(obj, mark, depth)
 	obj.Members = carve(&p.mem.memPtrs, p.mem.chunk, p.memberStack[mark:])
 	p.memberStack = p.memberStack[:mark]
-	obj.link()
 	p.checkKeys(obj)
 	p.openObjects--
 	return obj
@@ -454,9 +497,10 @@ func (p *parser) checkKeys(obj *Node) {
 	obj.keysUnique = true
 }
 
-// members parses an object's members onto memberStack, up to and
-// including the object's '}'.
-func (p *parser) members(obj *Node, depth int) {
+// members parses an object's members onto memberStack, above mark, up to
+// and including the object's '}'. It links each member's key and value to
+// obj as it goes, while they are in the cache.
+func (p *parser) members(obj *Node, mark, depth int) {
 	needComma := false
 	for {
 		// The kind is all most iterations look at: the token itself is
@@ -478,6 +522,9 @@ func (p *parser) members(obj *Node, depth int) {
 				p.errorf(p.tok.span, CodeMissingComma, "expected ',' or '}' after object member")
 			}
 			if m := p.member(depth); m != nil { // nil: skimmed over
+				i := int32(len(p.memberStack) - mark)
+				m.Key.Parent, m.Key.index = obj, i
+				m.Value.Parent, m.Value.index = obj, i
 				p.memberStack = append(p.memberStack, m)
 			}
 			needComma = true
@@ -517,7 +564,7 @@ func (p *parser) key() *Node {
 	sp := p.tok.span
 	n := p.newNode(String, sp)
 	if p.tok.kind != tokWord {
-		n.Str, n.Closed = p.own(p.tok.str), p.tok.closed
+		n.Str, n.Closed = p.own(p.str(&p.tok)), p.tok.closed
 		p.accept()
 		return n
 	}
@@ -565,17 +612,16 @@ func (p *parser) array(depth int) *Node {
 	if p.skim != nil { // kept paths name object members: an array is kept whole
 		defer p.skim.suspend()()
 	}
-	p.elements(arr, depth)
+	p.elements(arr, mark, depth)
 	arr.Elements = carve(&p.mem.nodePtrs, p.mem.chunk, p.elementStack[mark:])
 	p.elementStack = p.elementStack[:mark]
-	arr.link()
 	p.openArrays--
 	return arr
 }
 
-// elements parses an array's elements onto elementStack, up to and
-// including the array's ']'.
-func (p *parser) elements(arr *Node, depth int) {
+// elements parses an array's elements onto elementStack, above mark, up
+// to and including the array's ']', linking each to arr.
+func (p *parser) elements(arr *Node, mark, depth int) {
 	needComma := false
 	for {
 		switch kind := p.tok.kind; {
@@ -588,7 +634,7 @@ func (p *parser) elements(arr *Node, depth int) {
 		case kind == tokComma:
 			comma := p.tok.span
 			if !needComma { // [,1] or [1,,2]: keep the hole so indexes match the text
-				p.elementStack = append(p.elementStack, p.missing())
+				p.pushElement(arr, mark, p.missing())
 				p.errorf(comma, CodeMissingValue, "expected a value before ','")
 			}
 			p.accept()
@@ -600,12 +646,18 @@ func (p *parser) elements(arr *Node, depth int) {
 			if needComma {
 				p.errorf(p.tok.span, CodeMissingComma, "expected ',' or ']' after array element")
 			}
-			p.elementStack = append(p.elementStack, p.value(depth))
+			p.pushElement(arr, mark, p.value(depth))
 			needComma = true
 		default: // ':', junk, stray '}'
 			p.unexpected("expected a value or ']'")
 		}
 	}
+}
+
+// pushElement adds e to the elements of arr, whose first is at mark.
+func (p *parser) pushElement(arr *Node, mark int, e *Node) {
+	e.Parent, e.index = arr, int32(len(p.elementStack)-mark)
+	p.elementStack = append(p.elementStack, e)
 }
 
 // noteTrailingComma records the comma at span comma, just accepted, if it

@@ -218,10 +218,45 @@ func scanKey(src []byte, i int) (int, bool) {
 }
 
 func skipSpace(src []byte, i int) int {
-	for i < len(src) && isSpace(src[i]) {
-		i++
+	for i < len(src) {
+		switch src[i] {
+		case ' ': // indentation, eight spaces at a time
+			for i+8 <= len(src) && word(src, i) == ones*' ' {
+				i += 8
+			}
+			for i < len(src) && src[i] == ' ' {
+				i++
+			}
+		case '\n', '\r', '\t':
+			i++
+		default:
+			return i
+		}
 	}
 	return i
+}
+
+// Masks for word-at-a-time scans.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// word is the little-endian word of src[i:i+8]. (The compiler makes one
+// load of it.)
+func word(src []byte, i int) uint64 {
+	b := src[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// plainWord reports whether none of the bytes of w is special in a string
+// (see strSpecial): a quote of either kind, a backslash, a control
+// character or a non-ASCII byte. A byte sets its high bit in w-0x20 if it
+// is below 0x20, in (w^c)-1 if it is c, and in w if it is not ASCII.
+func plainWord(w uint64) bool {
+	dq, sq, bs := w^(ones*'"'), w^(ones*'\''), w^(ones*'\\')
+	return ((w-ones*0x20)|(dq-ones)|(sq-ones)|(bs-ones)|w)&highs == 0
 }
 
 // strictSpecial marks the bytes a strict string scan stops at: the quote,
