@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -99,8 +100,8 @@ type parser struct {
 	// strs holds short strings of the tree (see own).
 	strs strCache
 
-	// keys is the set checkKeys reuses for every large object.
-	keys map[string]struct{}
+	// keys is the table checkKeys reuses for every large object.
+	keys []uint64
 	// keysRepeat: some object has two members with the same key.
 	keysRepeat bool
 }
@@ -483,16 +484,34 @@ func (p *parser) checkKeys(obj *Node) {
 		}
 		return
 	}
-	if p.keys == nil {
-		p.keys = make(map[string]struct{}, len(ms))
+	// An open-addressing set of member indexes, each slot the high half
+	// of the key's hash and 1 + the index: no pointer in it for the GC to
+	// scan or guard, one load per probe, and a string comparison only for
+	// equal halves. The hash is seeded per process, so no file can make
+	// the probing quadratic.
+	size := 1 << bits.Len(uint(len(ms)+len(ms)/2))
+	if cap(p.keys) < size {
+		p.keys = make([]uint64, size)
+	} else {
+		p.keys = p.keys[:size]
+		clear(p.keys)
 	}
-	clear(p.keys)
-	for _, m := range ms {
-		if _, dup := p.keys[m.Key.Str]; dup {
-			p.keysRepeat = true
-			return
+	const low = 1<<32 - 1
+	mask := uint64(size - 1)
+	for i, m := range ms {
+		h := maphash.String(ownSeed, m.Key.Str)
+		tag := h &^ low
+		for j := h & mask; ; j = (j + 1) & mask {
+			slot := p.keys[j]
+			if slot == 0 {
+				p.keys[j] = tag | uint64(i+1)
+				break
+			}
+			if slot&^low == tag && ms[slot&low-1].Key.Str == m.Key.Str {
+				p.keysRepeat = true
+				return
+			}
 		}
-		p.keys[m.Key.Str] = struct{}{}
 	}
 	obj.keysUnique = true
 }

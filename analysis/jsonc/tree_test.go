@@ -153,6 +153,14 @@ func TestKeysUnique(t *testing.T) {
 			t.Errorf("a two-member object with a duplicate key is reported unique")
 		}
 	}
+	// Large objects in one file, checked one after the other with the
+	// same table, each on its own keys.
+	f := Parse([]byte(`[` + object(40, false) + `,` + object(20, true) + `,` + object(2000, false) + `,` + object(17, false) + `]`))
+	for i, want := range []bool{true, false, true, true} {
+		if got := f.Root.Elements[i].KeysUnique(); got != want {
+			t.Errorf("object %d of the array: KeysUnique = %v, want %v", i, got, want)
+		}
+	}
 }
 
 // TestKeysRepeat: the parser says whether any object of the file repeats
