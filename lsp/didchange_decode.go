@@ -154,6 +154,11 @@ func unquote(b []byte, i int) (string, int, error) {
 		}
 		switch c := b[j]; {
 		case c == '"':
+			if k < len(out)/2 {
+				// The params held more than this string (another full
+				// text after it): do not keep their size with it.
+				out = bytes.Clone(out[:k])
+			}
 			return unsafe.String(unsafe.SliceData(out), k), j, nil
 		case c < 0x20:
 			return "", 0, errSlowPath
