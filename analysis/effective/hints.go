@@ -3,6 +3,7 @@ package effective
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/interp"
@@ -95,31 +96,33 @@ func toolNameHints(readers []*registry.Tool, s *rules.Server) []Hint {
 	type scheme struct {
 		prefix    string
 		max, left int
+		tools     []string
 	}
+	// A handful of readers, a scheme or two: a scan, not a map.
 	var order []scheme
-	tools := map[scheme][]string{}
 	for _, t := range readers {
 		p, limit, left, ok := rules.ToolNameRoom(t, s.Name)
 		if !ok {
 			continue
 		}
-		k := scheme{p, limit, left}
-		if _, ok := tools[k]; !ok {
-			order = append(order, k)
+		i := slices.IndexFunc(order, func(k scheme) bool { return k.prefix == p && k.max == limit && k.left == left })
+		if i < 0 {
+			order = append(order, scheme{prefix: p, max: limit, left: left})
+			i = len(order) - 1
 		}
-		tools[k] = append(tools[k], t.Name)
+		order[i].tools = append(order[i].tools, t.Name)
 	}
-	var out []Hint
+	out := make([]Hint, 0, len(order))
 	for _, k := range order {
-		left := k.left
-		label := fmt.Sprintf("%s… %d of %d left", k.prefix, max(left, 0), k.max)
+		left, limit := strconv.Itoa(max(k.left, 0)), strconv.Itoa(k.max)
+		label := k.prefix + "… " + left + " of " + limit + " left"
 		verb := "names"
-		if len(tools[k]) > 1 {
+		if len(k.tools) > 1 {
 			verb = "name"
 		}
-		tip := fmt.Sprintf("%s %s this server's tools %s<tool>: %d of the %d characters a tool name may have are left for the tool's own name", strings.Join(tools[k], " and "), verb, k.prefix, max(left, 0), k.max)
-		if left <= 0 {
-			label = fmt.Sprintf("%s… no room left (%d max)", k.prefix, k.max)
+		tip := strings.Join(k.tools, " and ") + " " + verb + " this server's tools " + k.prefix + "<tool>: " + left + " of the " + limit + " characters a tool name may have are left for the tool's own name"
+		if k.left <= 0 {
+			label = k.prefix + "… no room left (" + limit + " max)"
 		}
 		out = append(out, Hint{Offset: s.Key().Span.End, Kind: HintToolNames, Label: label, Tooltip: tip})
 	}
@@ -134,25 +137,32 @@ func variableHints(in HintInput, readers []*registry.Interpolation, readerForms 
 		return nil
 	}
 	var out []Hint
-	seen := map[int]bool{}
+	var seen []int // the ends of the references hinted: a few
+	var forms []interp.Forms
 	for _, m := range v.Members {
 		if m.Key == nil {
 			continue
 		}
-		var forms []interp.Forms
+		forms = forms[:0]
 		for i, t := range readers {
 			if !readerForms[i].Empty() && (slices.Contains(t.Fields, "*") || slices.Contains(t.Fields, m.Key.Str)) {
 				forms = append(forms, readerForms[i])
 			}
 		}
+		if len(forms) == 0 {
+			continue
+		}
 		walkStrings(m.Value, func(n *jsonc.Node) {
+			if !strings.ContainsAny(n.Str, "${") {
+				return // no reference in any syntax (interp.Scan)
+			}
 			for _, f := range forms {
 				for _, r := range interp.ScanString(in.File.Src, n, f) {
 					name := r.EnvName()
-					if name == "" || r.Syntax == interp.Predefined || seen[r.Span.End] {
+					if name == "" || r.Syntax == interp.Predefined || slices.Contains(seen, r.Span.End) {
 						continue
 					}
-					seen[r.Span.End] = true
+					seen = append(seen, r.Span.End)
 					out = append(out, variableHint(in, r, name))
 				}
 			}

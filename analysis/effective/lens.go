@@ -3,6 +3,7 @@ package effective
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
@@ -52,58 +53,59 @@ func Lenses(in LensInput) []Lens {
 	if in.File == nil || in.Kind == nil {
 		return nil
 	}
-	// Each result's servers by name, once: a file of 1,000 servers asks
-	// 1,000 times per tool.
-	byName := make([]map[string]*Server, len(in.Results))
+	servers := fileServers(in.File, in.Kind)
+	l := lenser{in: in, dropped: make([]string, len(in.Results)), titles: map[lensTitle]string{}}
 	for i, res := range in.Results {
-		byName[i] = make(map[string]*Server, len(res.Servers))
-		for _, s := range res.Servers {
-			byName[i][s.Name] = s
-		}
+		l.dropped[i] = droppedHere(res, in.Path)
 	}
-	var out []Lens
-	for _, s := range fileServers(in.File, in.Kind) {
-		out = append(out, serverLenses(in, byName, s)...)
+	out := make([]Lens, 0, len(servers)*len(in.Kind.Readers))
+	for _, s := range servers {
+		out = l.serverLenses(out, s)
 	}
 	return out
 }
 
-// fileServers are the servers of every server map of the file's readers,
-// each key once, in file order.
-func fileServers(f *jsonc.File, kind *registry.FileKind) []*rules.Server {
-	var out []*rules.Server
-	seen := map[*jsonc.Node]bool{}
-	for i := range kind.Readers {
-		for _, sm := range rules.FindServerMaps(f, &kind.Readers[i]) {
-			for _, s := range sm.Servers() {
-				if !seen[s.Key()] {
-					seen[s.Key()] = true
-					out = append(out, s)
-				}
-			}
-		}
-	}
-	slices.SortStableFunc(out, func(a, b *rules.Server) int { return a.Key().Span.Start - b.Key().Span.Start })
-	return out
+// lenser computes the lenses of one file: a file of 1,000 servers asks
+// for each tool's state of each, and most titles are the same few
+// strings ("Claude Code: starts"), made once.
+type lenser struct {
+	in LensInput
+	// dropped is, for each result, why its tool ignores the file ("" if
+	// it reads it).
+	dropped []string
+	titles  map[lensTitle]string
 }
 
-func serverLenses(in LensInput, byName []map[string]*Server, s *rules.Server) []Lens {
-	var out []Lens
-	shown := map[registry.ToolID]bool{}
+type lensTitle struct {
+	tool  *registry.Tool
+	state string
+}
+
+func (l *lenser) title(tool *registry.Tool, state string) string {
+	k := lensTitle{tool, state}
+	t, ok := l.titles[k]
+	if !ok {
+		t = tool.Name + ": " + state
+		l.titles[k] = t
+	}
+	return t
+}
+
+func (l *lenser) serverLenses(out []Lens, s *rules.Server) []Lens {
+	first := len(out)
 	add := func(tool *registry.Tool, state string, winner *Place) {
-		shown[tool.ID] = true
-		out = append(out, Lens{Span: s.Key().Span, Server: s.Name, Tool: tool.ID, Title: tool.Name + ": " + state, Winner: winner})
+		out = append(out, Lens{Span: s.Key().Span, Server: s.Name, Tool: tool.ID, Title: l.title(tool, state), Winner: winner})
 	}
-	for i, res := range in.Results {
-		if state, winner := lensState(in, res, byName[i][s.Name], s); state != "" {
+	for i, res := range l.in.Results {
+		if state, winner := lensState(l.in, res, l.dropped[i], serverNamed(res, s.Name), s); state != "" {
 			add(res.Tool, state, winner)
 		}
 	}
-	for _, r := range in.Kind.Readers {
-		if shown[r.Tool] {
+	for _, r := range l.in.Kind.Readers {
+		if slices.ContainsFunc(out[first:], func(x Lens) bool { return x.Tool == r.Tool }) {
 			continue
 		}
-		if t, ok := in.Registry.Tool(r.Tool); ok {
+		if t, ok := l.in.Registry.Tool(r.Tool); ok {
 			// A reader without a profile: mcp-lsp knows it reads this
 			// file, not what else it reads.
 			add(t, "reads this entry", nil)
@@ -112,11 +114,52 @@ func serverLenses(in LensInput, byName []map[string]*Server, s *rules.Server) []
 	return out
 }
 
+// fileServers are the servers of every server map of the file's readers,
+// each key once, in file order.
+func fileServers(f *jsonc.File, kind *registry.FileKind) []*rules.Server {
+	// The readers of a kind mostly read the same maps ("mcpServers"):
+	// each map once, then its servers, sorted and deduplicated only when
+	// several maps hold them.
+	var maps []*rules.ServerMap
+	for i := range kind.Readers {
+		for _, sm := range rules.FindServerMaps(f, &kind.Readers[i]) {
+			if !slices.ContainsFunc(maps, func(o *rules.ServerMap) bool { return o.Node == sm.Node }) {
+				maps = append(maps, sm)
+			}
+		}
+	}
+	if len(maps) == 1 {
+		return maps[0].Servers()
+	}
+	var out []*rules.Server
+	seen := map[*jsonc.Node]bool{}
+	for _, sm := range maps {
+		for _, s := range sm.Servers() {
+			if !seen[s.Key()] {
+				seen[s.Key()] = true
+				out = append(out, s)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *rules.Server) int { return a.Key().Span.Start - b.Key().Span.Start })
+	return out
+}
+
+// serverNamed returns res's server of that name, nil if none (Servers
+// are sorted by name).
+func serverNamed(res *Result, name string) *Server {
+	i, ok := slices.BinarySearchFunc(res.Servers, name, func(s *Server, name string) int { return strings.Compare(s.Name, name) })
+	if !ok {
+		return nil
+	}
+	return res.Servers[i]
+}
+
 // lensState is what res's tool does with the definition s (es is the
 // tool's server of that name, nil if none): the same
 // states, in the same words, as the effective view and hover.
-func lensState(in LensInput, res *Result, es *Server, s *rules.Server) (string, *Place) {
-	if why := droppedHere(res, in.Path); why != "" {
+func lensState(in LensInput, res *Result, dropped string, es *Server, s *rules.Server) (string, *Place) {
+	if why := dropped; why != "" {
 		return "ignores this file (" + why + ")", nil
 	}
 	mine := (*Definition)(nil)

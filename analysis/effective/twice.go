@@ -260,8 +260,8 @@ func (t *twice) add(r *Result) {
 		more  []*Server // allocated for the rare group of several
 		next  int32
 	}
-	var groups []group
-	index := map[uint64]int32{}
+	groups := make([]group, 0, len(r.Servers))
+	index := make(map[uint64]int32, len(r.Servers))
 	for _, s := range r.Servers {
 		if !starts(s) {
 			continue

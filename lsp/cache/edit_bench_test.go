@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
@@ -136,4 +137,46 @@ func BenchmarkWorkspaceEdit(b *testing.B) {
 		n++
 	}
 	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
+}
+
+// BenchmarkLensesAndHints is what codeLens and inlayHint on the whole
+// 1,000-server .mcp.json compute after an edit inside one server, the
+// effective configurations already computed for the diagnostics
+// (effective.Lenses and effective.InlayHints; the conversion to the
+// wire is the lsp package's).
+//
+//	go test ./lsp/cache -run X -bench LensesAndHints -benchmem
+func BenchmarkLensesAndHints(b *testing.B) {
+	path, text, opts := diagnoseBenchSetup(b)
+	s := NewSession(nil, nil)
+	at := strings.Index(text, "@example/server-500\"") + len("@example/server-500")
+	for _, what := range []string{"lenses", "hints"} {
+		b.Run(what, func(b *testing.B) {
+			var cpu time.Duration
+			n := 0
+			for i := 0; b.Loop(); i++ {
+				b.StopTimer()
+				content := text[:at] + strings.Repeat("x", i%2+1) + text[at:]
+				snap := s.Modify([]Modification{{Path: path, Overlay: &Overlay{Path: path, URI: "file://" + path, Version: int32(i + 1), Content: []byte(content)}}}, nil)
+				snap.Workspace(opts)
+				kind, _ := snap.Match(path, opts)
+				f := snap.Parse(snap.File(path))
+				b.StartTimer()
+				c := processCPU()
+				switch what {
+				case "lenses":
+					if len(effective.Lenses(effective.LensInput{Path: path, File: f, Kind: kind, Results: snap.Effective(opts.Folders[0].Path, "", opts), Registry: opts.Registry, Display: func(p string) string { return DisplayPath(p, opts) }})) == 0 {
+						b.Fatal("no lenses")
+					}
+				case "hints":
+					if len(effective.InlayHints(effective.HintInput{File: f, Kind: kind, Registry: opts.Registry, IsSet: func(string) bool { return false }})) == 0 {
+						b.Fatal("no hints")
+					}
+				}
+				cpu += processCPU() - c
+				n++
+			}
+			b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
+		})
+	}
 }
