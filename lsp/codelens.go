@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 )
 
 // Code lens: above each server, what each tool does with it (starts,
@@ -52,10 +53,20 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 		Display:  d.display,
 	})
 	loc := newLocator(d.snap, s.mappers)
-	for _, l := range lenses {
-		rng, err := d.m.Range(l.Span)
-		if err != nil {
-			s.logger.Error("code lens span out of range", "path", d.path, "error", err)
+	// A server's lenses (one per tool) share its name's span: converted
+	// once.
+	var (
+		last   span.Span
+		rng    protocol.Range
+		rngErr error
+	)
+	for i, l := range lenses {
+		if i == 0 || l.Span != last {
+			last = l.Span
+			rng, rngErr = d.m.Range(l.Span)
+		}
+		if rngErr != nil {
+			s.logger.Error("code lens span out of range", "path", d.path, "error", rngErr)
 			continue
 		}
 		cmd := &protocol.Command{Title: l.Title, Command: showEffectiveCommand}
