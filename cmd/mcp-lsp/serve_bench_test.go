@@ -34,6 +34,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // minSamples is the number of timed edits or requests behind a
@@ -68,10 +70,22 @@ func bench1000Servers(b *testing.B) {
 	benchReport(b, "open -> diagnostics", millis(open), "ms", "<= 30 ms")
 
 	cpu := c.cpuTime()
-	edits := c.timeEdits(path, text, max(b.N, minSamples))
+	edits, sizes := c.timeEdits(path, text, max(b.N, minSamples))
 	benchReport(b, "edit -> diagnostics p50", millis(benchPercentile(edits, 50)), "ms", "<= 4 ms")
 	benchReport(b, "edit -> diagnostics p95", millis(benchPercentile(edits, 95)), "ms", "<= 8 ms")
 	benchReport(b, "server CPU per edit", millis(c.cpuTime()-cpu)/float64(len(edits)), "ms", "")
+	benchReport(b, "publish size per edit", benchMean(sizes)/1e3, "KB", "")
+
+	// Typing inside a server: one character of an argument changed per
+	// edit, as an editor sends it (an incremental change), each edit a
+	// content no earlier version had, whose diagnostics change (the
+	// unpinned-package message names the package).
+	cpu = c.cpuTime()
+	typed, sizes := c.timeTyping(path, text, int32(len(edits)+2), max(b.N, minSamples))
+	benchReport(b, "typing in a server -> diags p50", millis(benchPercentile(typed, 50)), "ms", "<= 4 ms")
+	benchReport(b, "typing in a server -> diags p95", millis(benchPercentile(typed, 95)), "ms", "<= 8 ms")
+	benchReport(b, "server CPU per typed character", millis(c.cpuTime()-cpu)/float64(len(typed)), "ms", "")
+	benchReport(b, "publish size per typed character", benchMean(sizes)/1e3, "KB", "")
 
 	name := benchPos(text, `"server-00490"`, 3)
 	hover := c.timeRequests(max(b.N, minSamples), "textDocument/hover", map[string]any{
@@ -180,7 +194,7 @@ func benchSmall(b *testing.B, bigClaudeJSON bool) {
 	}
 	benchReport(b, "open -> diagnostics", millis(open), "ms", target)
 	cpu := c.cpuTime()
-	edits := c.timeEdits(path, text, max(b.N, minSamples))
+	edits, _ := c.timeEdits(path, text, max(b.N, minSamples))
 	target50, target95 := "", ""
 	if bigClaudeJSON {
 		target50, target95 = "as without it (<= 2 ms)", "as without it"
@@ -594,7 +608,7 @@ func (c *benchClient) read(r *bufio.Reader) {
 			return
 		}
 		var m benchMessage
-		if err := json.Unmarshal(body, &m); err != nil {
+		if err := fastjson.Unmarshal(body, &m); err != nil {
 			continue
 		}
 		if m.Method != "" && m.ID != nil {
@@ -660,37 +674,65 @@ func (c *benchClient) call(method string, params any) json.RawMessage {
 // waitDiagnostics waits for the publication of path's given version and
 // returns its diagnostics.
 func (c *benchClient) waitDiagnostics(path string, version int32) []map[string]any {
-	var diags []map[string]any
-	if err := json.Unmarshal(c.waitVersion(path, version), &diags); err != nil {
+	p, _ := c.waitPublication(path, version)
+	var params struct {
+		Diagnostics []map[string]any `json:"diagnostics"`
+	}
+	if err := json.Unmarshal(p.params, &params); err != nil {
 		c.b.Fatalf("diagnostics of version %d: %v", version, err)
 	}
-	return diags
+	return params.Diagnostics
 }
 
-// waitVersion waits for the publication of path's given version and
-// returns its diagnostics undecoded. Only the uri and version of each
-// publication are decoded on the way: an edit's publication carries about
-// 1,300 diagnostics, and decoding them all into maps cost the client (on
-// the same two cores as the server) more than the server spent encoding
-// them.
-func (c *benchClient) waitVersion(path string, version int32) json.RawMessage {
+// waitVersion waits for the publication of path's given version.
+func (c *benchClient) waitVersion(path string, version int32) {
+	c.waitPublication(path, version)
+}
+
+// benchPublication is a publishDiagnostics as the client decodes it.
+type benchPublication struct {
+	URI         string            `json:"uri"`
+	Version     *int32            `json:"version"`
+	Diagnostics []benchDiagnostic `json:"diagnostics"`
+	params      json.RawMessage   // undecoded
+}
+
+type benchDiagnostic struct {
+	Range struct {
+		Start, End struct{ Line, Character int }
+	} `json:"range"`
+	Severity        int    `json:"severity"`
+	Code            string `json:"code"`
+	CodeDescription *struct {
+		Href string `json:"href"`
+	} `json:"codeDescription"`
+	Source  string `json:"source"`
+	Message string `json:"message"`
+}
+
+// waitPublication waits for the publication of path's given version and
+// returns it with the size of its params in bytes: what the client reads
+// and decodes. Each publication on the way is decoded once, fully, as an
+// editor must to show it, with a decoder as fast as an editor's
+// (segmentio's: encoding/json scans a message twice, and on the two
+// cores the server shares an edit's 1,670 diagnostics cost it more than
+// the server spent encoding them).
+func (c *benchClient) waitPublication(path string, version int32) (benchPublication, int) {
 	uri := benchURI(path)
-	var p struct {
-		URI         string          `json:"uri"`
-		Version     *int32          `json:"version"`
-		Diagnostics json.RawMessage `json:"diagnostics"`
-	}
+	var p benchPublication
+	var size int
 	c.wait(fmt.Sprintf("diagnostics of version %d", version), func(m benchMessage) bool {
 		if m.Method != "textDocument/publishDiagnostics" {
 			return false
 		}
-		p.Version = nil
-		if json.Unmarshal(m.Params, &p) != nil {
+		p = benchPublication{}
+		if fastjson.Unmarshal(m.Params, &p) != nil {
 			return false
 		}
+		p.params, size = m.Params, len(m.Params)
 		return p.URI == uri && p.Version != nil && *p.Version == version
 	})
-	return p.Diagnostics
+	return p, size
 }
 
 // open opens path with text as version 1 and times it to its diagnostics.
@@ -712,18 +754,72 @@ func (c *benchClient) change(path string, version int32, text string) {
 
 // timeEdits sends up to n full-text edits after the open (versions
 // 2...n+1), each after the previous one's diagnostics, and times each.
-func (c *benchClient) timeEdits(path string, text []byte, n int) []time.Duration {
-	out := make([]time.Duration, 0, n)
+// It also returns the size of each edit's publication.
+func (c *benchClient) timeEdits(path string, text []byte, n int) ([]time.Duration, []int) {
+	out, sizes := make([]time.Duration, 0, n), make([]int, 0, n)
 	begin := time.Now()
 	for i := 0; i < n && (i < fewestSamples || time.Since(begin) < sampleBudget); i++ {
 		v := int32(i + 2)
 		body := editedText(text, i)
 		start := time.Now()
 		c.change(path, v, body)
-		c.waitVersion(path, v)
+		_, size := c.waitPublication(path, v)
 		out = append(out, time.Since(start))
+		sizes = append(sizes, size)
 	}
-	return out
+	return out, sizes
+}
+
+// typedPackage is the argument timeTyping edits: server-00491's package,
+// whose unpinned-package diagnostic names it.
+const typedPackage = "@example/server-491"
+
+// typedChars are the characters timeTyping types, in turn, over the
+// last one of typedPackage: every edit changes the text, and no version
+// repeats an earlier one within len(typedChars) edits (a cache keyed by
+// content must not make typing look cheaper than it is).
+const typedChars = "123456789abcdefghijklmnopqrstuvwxyz0"
+
+// timeTyping sends up to n incremental edits, from version first on, each
+// replacing the last character of typedPackage in path (whose text,
+// after the edits before, is text with whitespace appended), each after
+// the previous one's diagnostics, and times each. A publication must
+// name the package as typed: the server analysed the new text. It also
+// returns the size of each edit's publication.
+func (c *benchClient) timeTyping(path string, text []byte, first int32, n int) ([]time.Duration, []int) {
+	at := benchPos(text, `"`+typedPackage+`"`, 1+len(typedPackage)) // after the last character
+	line, char := at["line"].(int), at["character"].(int)
+	rng := map[string]any{
+		"start": map[string]any{"line": line, "character": char - 1},
+		"end":   map[string]any{"line": line, "character": char},
+	}
+	out, sizes := make([]time.Duration, 0, n), make([]int, 0, n)
+	begin := time.Now()
+	for i := 0; i < n && (i < fewestSamples || time.Since(begin) < sampleBudget); i++ {
+		v := first + int32(i)
+		typed := typedChars[i%len(typedChars) : i%len(typedChars)+1]
+		start := time.Now()
+		c.notify("textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": benchURI(path), "version": v},
+			"contentChanges": []any{map[string]any{"range": rng, "text": typed}},
+		})
+		p, size := c.waitPublication(path, v)
+		out = append(out, time.Since(start))
+		sizes = append(sizes, size)
+		name := `"` + typedPackage[:len(typedPackage)-1] + typed + `"`
+		if !slices.ContainsFunc(p.Diagnostics, func(d benchDiagnostic) bool { return strings.Contains(d.Message, name) }) {
+			c.b.Fatalf("version %d: no diagnostic names %s, the package as typed", v, name)
+		}
+	}
+	return out, sizes
+}
+
+func benchMean(xs []int) float64 {
+	sum := 0
+	for _, x := range xs {
+		sum += x
+	}
+	return float64(sum) / float64(max(len(xs), 1))
 }
 
 // timeRequests sends the same request up to n times, one after the
