@@ -77,6 +77,29 @@ func TestDiagnosticCacheEncodesAsAfresh(t *testing.T) {
 			out[5].RelatedInformation = []protocol.DiagnosticRelatedInformation{{Location: protocol.Location{URI: "file:///w/.mcp.json"}, Message: "there"}}
 			return out
 		}(), 2}, // and the one with another map before
+		{"back", ds, 1}, // the one whose related place moved
+		{"ten added before", append(slices.Collect(func(yield func(protocol.Diagnostic) bool) {
+			for i := range 10 {
+				if !yield(diag(100+i, uint32(i))) {
+					return
+				}
+			}
+		}), moved(ds, 10)...), 10},
+		{"reversed", func() []protocol.Diagnostic {
+			out := slices.Clone(ds)
+			slices.Reverse(out)
+			return out
+		}(), findWindow}, // the misses before it indexes them by message
+		{"a message changed in place", func() []protocol.Diagnostic {
+			out := slices.Clone(ds)
+			out[30].Message += "?"
+			return out
+		}(), 1 + findWindow}, // and the misses before it indexes the reversed ones
+		{"in place again", func() []protocol.Diagnostic {
+			out := slices.Clone(ds)
+			out[30].Message += "?"
+			return out
+		}(), 0},
 		{"duplicates", []protocol.Diagnostic{ds[1], ds[1], ds[3], ds[1]}, 2},
 		{"duplicates again", []protocol.Diagnostic{ds[1], ds[3], ds[1], ds[1]}, 0},
 		{"none", []protocol.Diagnostic{}, 0},
@@ -92,5 +115,14 @@ func TestDiagnosticCacheEncodesAsAfresh(t *testing.T) {
 		if n := c.encoded; st.encoded >= 0 && n != st.encoded {
 			t.Errorf("%s: %d diagnostics encoded afresh, want %d", st.name, n, st.encoded)
 		}
+	}
+	// Typing in a value changes one message: the others are found in
+	// step, without an index of every message.
+	c.encode(ds)
+	typed := slices.Clone(ds)
+	typed[20].Message += "x"
+	c.encode(typed)
+	if c.encoded != 1 || c.byMessage != nil {
+		t.Errorf("one message changed: %d encoded afresh, index built: %v", c.encoded, c.byMessage != nil)
 	}
 }

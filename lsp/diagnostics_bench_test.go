@@ -1,0 +1,115 @@
+package lsp
+
+import (
+	"fmt"
+	"hash/maphash"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
+)
+
+// BenchmarkPublish is the publishing half of an edit of a 1,000-server
+// .mcp.json, in process: the findings of the new version (analysed before
+// the timer starts) converted for the wire reusing the last version's
+// conversion (convertReusing), encoded reusing the last encoding
+// (diagnosticCache), hashed, and framed as publishDiagnostics params,
+// as the worker does (diagnoser.runOnce). Two edits: whitespace appended
+// at the end, and a character typed inside a server (the findings after
+// it move, one message changes). The versions alternate, as the edits of
+// BenchmarkServer do.
+//
+//	go test ./lsp -run X -bench Publish -benchmem
+func BenchmarkPublish(b *testing.B) {
+	text := publishBenchText()
+	at := strings.Index(text, `"@example/server-491"`) + len(`"@example/server-491`) - 1
+	for _, tc := range []struct {
+		name string
+		edit func(i int) string
+	}{
+		{"append", func(i int) string { return text + strings.Repeat(" ", i%2+1) }},
+		{"typing", func(i int) string { return text[:at] + string("ab"[i%2]) + text[at+1:] }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			dir := b.TempDir()
+			path := filepath.Join(dir, ".mcp.json")
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			opts := cache.DiagnoseOptions{
+				Registry: registry.Default(),
+				Env:      registry.Env{Home: filepath.Join(dir, "home"), GOOS: "linux"},
+				Base:     rules.Config{CommandLookup: true},
+				Folders:  []cache.Folder{{Path: dir}},
+			}
+			s := cache.NewSession(nil, nil)
+			type version struct {
+				snap  *cache.Snapshot
+				f     *cache.File
+				found []rules.Diagnostic
+			}
+			var versions [2]version
+			for i := range versions {
+				content := tc.edit(i)
+				snap := s.Modify([]cache.Modification{{Path: path, Overlay: &cache.Overlay{Path: path, URI: string(pathToURI(path)), Version: int32(i + 2), Content: []byte(content)}}}, nil)
+				f, found, ok := snap.Diagnose(path, opts)
+				if !ok || len(found) < 1000 {
+					b.Fatalf("%d findings", len(found))
+				}
+				versions[i] = version{snap, f, found}
+			}
+			mappers := newMapperCache()
+			var prev *converted
+			var enc diagnosticCache
+			var buf []byte
+			publish := func(v version) {
+				ds, next := convertReusing(newLocator(v.snap, mappers), v.f, v.found, prev, nil)
+				prev = next
+				p := publication{uri: pathToURI(path), diags: ds}
+				p.json = enc.encode(ds)
+				p.sum = maphash.Bytes(publicationSeed, p.json)
+				buf = appendPublication(buf[:0], p)
+			}
+			publish(versions[1])
+			b.ReportAllocs()
+			n := 0
+			for b.Loop() {
+				publish(versions[n%2])
+				n++
+			}
+			b.ReportMetric(float64(len(buf)), "bytes/publish")
+			b.ReportMetric(float64(enc.encoded), "encoded/op")
+			b.ReportMetric(float64(prev.reused), "reused/op")
+		})
+	}
+}
+
+// publishBenchText is the 1,000-server .mcp.json of BenchmarkServer
+// (cmd/mcp-lsp): a third remote, the rest npx commands, every 97th
+// server's args a string.
+func publishBenchText() string {
+	var t strings.Builder
+	t.WriteString("{\n  \"mcpServers\": {\n")
+	for i := range 1000 {
+		if i > 0 {
+			t.WriteString(",\n")
+		}
+		fmt.Fprintf(&t, "    \"server-%05d\": {\n", i)
+		switch {
+		case i%3 == 0:
+			fmt.Fprintf(&t, "      \"type\": \"http\",\n      \"url\": \"https://mcp%d.example.com/mcp\",\n      \"headers\": {\n        \"X-Tenant\": \"t%d\"\n      }\n    }", i, i)
+		default:
+			args := fmt.Sprintf("[\n        \"-y\",\n        \"@example/server-%d\",\n        \"--port\",\n        \"%d\"\n      ]", i, 1000+i)
+			if i%97 == 5 {
+				args = `"not-an-array"`
+			}
+			fmt.Fprintf(&t, "      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": %s,\n      \"env\": {\n        \"NODE_ENV\": \"production\",\n        \"LEVEL\": \"%d\"\n      }\n    }", args, i)
+		}
+	}
+	t.WriteString("\n  }\n}\n")
+	return t.String()
+}
