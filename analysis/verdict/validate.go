@@ -624,37 +624,53 @@ type schemaDialectFacts struct {
 	keys  map[string][]string // server shape -> its keys
 }
 
-var schemaFacts = sync.OnceValue(func() map[string]*schemaDialectFacts {
-	out := map[string]*schemaDialectFacts{}
+// schemaFacts are each dialect's facts, computed on first use one dialect
+// at a time: the first analysis of a .mcp.json waits for its readers'
+// schemas only, not for every dialect's.
+var schemaFacts = func() map[string]func() *schemaDialectFacts {
+	out := map[string]func() *schemaDialectFacts{}
 	for d, defs := range schemaServerDefs {
-		df := &schemaDialectFacts{keys: map[string][]string{}}
-		for _, def := range defs {
-			s, err := schemas.Branch(d, def)
-			if err != nil {
-				continue
-			}
-			df.keys[def] = schemaPropertyNames(s)
-			if t := s.Properties["type"]; t != nil {
-				for _, v := range schemaAllowed(t) {
-					if !slices.Contains(df.types, v) {
-						df.types = append(df.types, v)
-					}
+		out[d] = sync.OnceValue(func() *schemaDialectFacts { return dialectFacts(d, defs) })
+	}
+	return out
+}()
+
+func dialectFacts(d string, defs []string) *schemaDialectFacts {
+	df := &schemaDialectFacts{keys: map[string][]string{}}
+	for _, def := range defs {
+		s, err := schemas.Branch(d, def)
+		if err != nil {
+			continue
+		}
+		df.keys[def] = schemaPropertyNames(s)
+		if t := s.Properties["type"]; t != nil {
+			for _, v := range schemaAllowed(t) {
+				if !slices.Contains(df.types, v) {
+					df.types = append(df.types, v)
 				}
 			}
 		}
-		// The dispatcher's own list is in the file's order, which is the
-		// order the docs present the types in; prefer it when present.
-		if s, err := schemas.Branch(d, "server"); err == nil && s.Properties["type"] != nil {
-			df.types = schemaAllowed(s.Properties["type"])
-		}
-		out[d] = df
 	}
-	return out
-})
+	// The dispatcher's own list is in the file's order, which is the
+	// order the docs present the types in; prefer it when present.
+	if s, err := schemas.Branch(d, "server"); err == nil && s.Properties["type"] != nil {
+		df.types = schemaAllowed(s.Properties["type"])
+	}
+	return df
+}
+
+// factsOf returns dialect's facts, nil for a dialect without server
+// shapes listed in schemaServerDefs.
+func factsOf(dialect string) *schemaDialectFacts {
+	if f, ok := schemaFacts[dialect]; ok {
+		return f()
+	}
+	return nil
+}
 
 // TypeValues lists the server types dialect knows, in its schema's order.
 func TypeValues(dialect string) []string {
-	if f := schemaFacts()[dialect]; f != nil {
+	if f := factsOf(dialect); f != nil {
 		return f.types
 	}
 	return nil
@@ -663,7 +679,7 @@ func TypeValues(dialect string) []string {
 // ServerKeys lists every key of any server shape of dialect.
 func ServerKeys(dialect string) []string {
 	var out []string
-	if f := schemaFacts()[dialect]; f != nil {
+	if f := factsOf(dialect); f != nil {
 		for _, keys := range f.keys {
 			out = append(out, keys...)
 		}
@@ -676,7 +692,7 @@ func ServerKeys(dialect string) []string {
 // has key: "url" belongs to a remote shape when the entry was read as a
 // stdio one.
 func ShapeWithKey(dialect, def, key string) string {
-	f := schemaFacts()[dialect]
+	f := factsOf(dialect)
 	if f == nil {
 		return ""
 	}
@@ -719,8 +735,22 @@ func CommandIsArray(dialect, def string) bool {
 	return p != nil && slices.Contains(p.Types, "array") && !slices.Contains(p.Types, "string")
 }
 
-// Prepare compiles every dialect's schema and what the messages need to
-// know of them, which the first analysis otherwise pays for (about 10 ms
-// of CPU since the schemas are trusted, schemas/trusted.go; 80 ms before). The language server calls
-// it in the background as it starts, before any file arrives.
-func Prepare() { schemaFacts() }
+// prepared are the dialects Prepare compiles: those of the readers of a
+// .mcp.json (TestPrepareCoversTheMCPJSONReaders).
+var prepared = []string{schemas.ClaudeCode, schemas.CopilotCLI, schemas.VSCodeDotMCP, schemas.RooCode}
+
+// Prepare compiles the schemas, and what the messages need to know of
+// them, that the first analysis of a .mcp.json (the most common file to
+// open) would otherwise pay for on its way to the diagnostics: those of
+// its readers, Claude Code, Copilot CLI, VS Code and Kilo Code. The
+// language server calls it in the background as it starts, before any
+// file arrives. Every other dialect compiles on first use (about 1 ms of
+// CPU each since the schemas are trusted, schemas/trusted.go), and is not
+// kept in memory by a server that never needs it.
+func Prepare() {
+	for _, d := range prepared {
+		if _, err := schemas.Compiled(d); err == nil {
+			factsOf(d)
+		}
+	}
+}

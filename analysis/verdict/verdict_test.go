@@ -168,3 +168,25 @@ func TestForbiddenInAgreesWithRegexp(t *testing.T) {
 		}
 	}
 }
+
+// Prepare compiles what the first analysis of a .mcp.json needs: the
+// dialects of every reader of the kind, and no other.
+func TestPrepareCoversTheMCPJSONReaders(t *testing.T) {
+	var want []string
+	for _, k := range registry.Default().Kinds() {
+		if k.ID != "mcp-json" {
+			continue
+		}
+		for _, r := range k.Readers {
+			if !slices.Contains(want, string(r.Dialect)) {
+				want = append(want, string(r.Dialect))
+			}
+		}
+	}
+	got := slices.Clone(prepared)
+	slices.Sort(got)
+	slices.Sort(want)
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Fatalf("Prepare compiles %v; the readers of .mcp.json read %v", got, want)
+	}
+}
