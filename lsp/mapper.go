@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"sort"
@@ -96,6 +97,19 @@ func lineStarts(content []byte) []uint32 {
 		content = content[:limit]
 	}
 	starts := make([]uint32, 1, 1+len(content)/32)
+	if bytes.IndexByte(content, '\r') < 0 {
+		// Line feeds only (most files): found with the vectorized search,
+		// several times faster than a byte loop on the lines of a 69 MB
+		// ~/.claude.json, whose findings need a mapper too.
+		for i := 0; ; {
+			j := bytes.IndexByte(content[i:], '\n')
+			if j < 0 {
+				return starts
+			}
+			i += j + 1
+			starts = append(starts, uint32(i))
+		}
+	}
 	for i := 0; i < len(content); i++ {
 		switch content[i] {
 		case '\n':
