@@ -158,8 +158,11 @@ func projectRulesOf(in FileInput, m *jsonc.Member, project bool) []Diagnostic {
 	ds = append(ds, credentialOverHTTP(name, m.Value)...)
 	ds = append(ds, templatesLeft(in, name, m.Value)...)
 	ds = append(ds, toolNameBudget(in, m)...)
-	ds = append(ds, windowsCmdWrapper(in, name, m.Value)...)
-	return append(ds, unpinnedPackages(name, m.Value)...)
+	// Both rules read the command line as a package runner: it is parsed
+	// once.
+	call, ok := runnerOf(m.Value)
+	ds = append(ds, windowsCmdWrapper(in, name, m.Value, call, ok)...)
+	return append(ds, unpinnedPackages(name, call, ok)...)
 }
 
 // projectMemoKey is the context of the memoised project rules: the

@@ -233,8 +233,9 @@ func pinExample(spec string, python bool) string {
 // unpinnedPackages reports each package a runner fetches without a
 // pinned version. Hint: the entry works today; the reason is supply chain
 // and reproducibility, which the user may weigh differently.
-func unpinnedPackages(server string, entry *jsonc.Node) []Diagnostic {
-	call, ok := runnerOf(entry)
+//
+// call and ok are runnerOf the entry (both rules of a runner read it).
+func unpinnedPackages(server string, call runnerCall, ok bool) []Diagnostic {
 	if !ok {
 		return nil
 	}
@@ -287,7 +288,9 @@ var windowsCmdTools = map[registry.ToolID]bool{"claude-code": true}
 // on teammates' machines, any of which may run Windows, unless the
 // project says it is not used there (Config.NotOnWindows); a user or
 // managed file only on this machine, so only when it runs Windows.
-func windowsCmdWrapper(in FileInput, server string, entry *jsonc.Node) []Diagnostic {
+//
+// call and ok are runnerOf the entry.
+func windowsCmdWrapper(in FileInput, server string, entry *jsonc.Node, call runnerCall, ok bool) []Diagnostic {
 	if in.Config.NotOnWindows || in.Kind.Scope != registry.ScopeProject && !in.Config.OnWindows {
 		return nil
 	}
@@ -300,7 +303,6 @@ func windowsCmdWrapper(in FileInput, server string, entry *jsonc.Node) []Diagnos
 	if len(tools) == 0 {
 		return nil
 	}
-	call, ok := runnerOf(entry)
 	if !ok || call.wrapped || !isNodeShim(call) || call.program.Parent != entry {
 		return nil // wrapped already, an .exe, or OpenCode's array (not Claude Code's)
 	}
