@@ -502,7 +502,6 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 	// Each part of a server's findings as the caller gets them, and as
 	// the per-entry memos keep them (nil: not kept), which the file memo
 	// shares rather than copies.
-	type part struct{ ds, stored []Diagnostic }
 	proj := make([]part, len(misses))
 	runProject := func(in FileInput) {
 		p := newProjectPass(in)
@@ -532,53 +531,41 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 		runProject(in)
 	}
 
-	sch := make([]part, len(misses))
-	sc := &schemaCheck{in: in, f: in.Parsed}
-	for j, i := range misses {
-		if u := &units[i]; u.sch {
-			m := u.m
-			sch[j].ds, sch[j].stored = sc.subjectStored(&schemaSubject{noun: "server", name: m.Key.Str, nameTok: m.Key.Span, value: m.Value, member: m, readers: u.mp.sem.readers})
+	// The schema and the semantic rules, on both cores for a file's first
+	// analysis: each half of the servers with a check state of its own.
+	js := make([]judged, len(misses))
+	if half := len(misses) / 2; len(in.Content) >= asideSize && len(misses) >= 256 {
+		other := in
+		other.index = &parseIndex{}
+		osem := &semantic{in: other, f: in.Parsed, groups: sem.groups}
+		done := make(chan any, 1)
+		go func() {
+			defer func() { done <- recover() }()
+			judgeServers(other, osem, units, misses[half:], js[half:], &machineAnswers{r: in.Resolver})
+		}()
+		judgeServers(in, sem, units, misses[:half], js[:half], answers)
+		if r := <-done; r != nil {
+			panic(r)
 		}
+	} else {
+		judgeServers(in, sem, units, misses, js, answers)
 	}
-
-	semAt := make([]int, len(misses)+1)
-	semStored := make([][]Diagnostic, len(misses))
-	queries := make([][]machineQuestion, len(misses))
-	var log *machineLog
-	if in.Resolver != nil {
-		log = &machineLog{answers: answers}
-		sem.in.Resolver = log
-	}
-	for j, i := range misses {
-		semAt[j] = len(sem.ds)
-		if u := &units[i]; u.sem {
-			sem.server(u.m, u.mp.sem, u.mp.key, u.mp.memo)
-			semStored[j] = sem.stored
-			if log != nil && len(log.qs) > 0 {
-				queries[j] = slices.Clone(log.qs)
-				log.qs = log.qs[:0]
-			}
-		}
-	}
-	semAt[len(misses)] = len(sem.ds)
-	sem.in.Resolver = in.Resolver
-
 	if wait != nil {
 		wait()
 	}
 	for j, i := range misses {
 		u := &units[i]
 		at := u.m.Span.Start
-		semDs := sem.ds[semAt[j]:semAt[j+1]]
+		semDs := js[j].sem
 		semPart := part{ds: semDs}
-		if st := semStored[j]; st != nil && u.safe {
+		if st := js[j].semStored; st != nil && u.safe {
 			// The machine's findings follow the memo's: the file memo
 			// keeps its own copy of those.
 			semPart.stored = append(slices.Clip(st), memoDiagnostics(semDs[len(st):], at)...)
 		}
-		parts := [...]part{proj[j], sch[j], semPart}
+		parts := [...]part{proj[j], js[j].sch, semPart}
 		phases := [...]uint8{phaseProject, phaseSchema, phaseSemEntry}
-		n := len(proj[j].ds) + len(sch[j].ds) + len(semDs)
+		n := len(proj[j].ds) + len(js[j].sch.ds) + len(semDs)
 		ds := make([]Diagnostic, 0, n)
 		ph := make([]uint8, 0, n)
 		var stored []Diagnostic
@@ -603,12 +590,59 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 		}
 		order := blockOrder(ds, ph)
 		u.fresh = permute(ds, order)
-		e := &entryFindings{phases: permute(ph, order), queries: queries[j]}
+		e := &entryFindings{phases: permute(ph, order), queries: js[j].queries}
 		if u.safe {
 			e.text = string(in.Parsed.Src[at:u.m.Span.End])
 			e.ds = permute(stored, order)
 		}
 		u.found = e
+	}
+}
+
+// part is some of a server's findings as the caller gets them, and as
+// the per-entry memo of their rules keeps them (nil: not kept), which the
+// file memo shares rather than copies.
+type part struct{ ds, stored []Diagnostic }
+
+// judged is what the schema and the semantic rules find on one server.
+type judged struct {
+	sch       part
+	sem       []Diagnostic // the semantic and the machine's rules'
+	semStored []Diagnostic // the semantic memo's (part.stored), without the machine's
+	queries   []machineQuestion
+}
+
+// judgeServers runs the schema and the semantic rules on the servers
+// units[misses], into out (parallel to misses), with sem's state.
+func judgeServers(in FileInput, sem *semantic, units []entryUnit, misses []int, out []judged, answers *machineAnswers) {
+	sc := &schemaCheck{in: in, f: in.Parsed}
+	for j, i := range misses {
+		if u := &units[i]; u.sch {
+			m := u.m
+			out[j].sch.ds, out[j].sch.stored = sc.subjectStored(&schemaSubject{noun: "server", name: m.Key.Str, nameTok: m.Key.Span, value: m.Value, member: m, readers: u.mp.sem.readers})
+		}
+	}
+	semAt := make([]int, len(misses)+1)
+	var log *machineLog
+	if in.Resolver != nil {
+		log = &machineLog{answers: answers}
+		sem.in.Resolver = log
+	}
+	for j, i := range misses {
+		semAt[j] = len(sem.ds)
+		if u := &units[i]; u.sem {
+			sem.server(u.m, u.mp.sem, u.mp.key, u.mp.memo)
+			out[j].semStored = sem.stored
+			if log != nil && len(log.qs) > 0 {
+				out[j].queries = slices.Clone(log.qs)
+				log.qs = log.qs[:0]
+			}
+		}
+	}
+	semAt[len(misses)] = len(sem.ds)
+	sem.in.Resolver = in.Resolver
+	for j := range misses {
+		out[j].sem = sem.ds[semAt[j]:semAt[j+1]:semAt[j+1]]
 	}
 }
 

@@ -8,12 +8,16 @@ import (
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
+	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
 // wholeFile is AnalyzeFile without the file memo (analyzeWhole), in a
 // cache of its own.
 func wholeFile(in FileInput) []Diagnostic {
 	in.Cache = NewCache()
+	if in.Registry == nil {
+		in.Registry = registry.Default()
+	}
 	if in.Parsed == nil {
 		in.Parsed = jsonc.Parse(in.Content)
 	}
@@ -110,6 +114,10 @@ func TestEditInsideOneServerRejudgesOnlyIt(t *testing.T) {
 	if len(before) < 1000 {
 		t.Fatalf("%d findings, want one per npx server at least", len(before))
 	}
+	content := []byte(text)
+	if whole := wholeFile(FileInput{Path: "/p/.mcp.json", Content: content, Parsed: jsonc.Parse(content), Kind: kind, Resolver: res}); !reflect.DeepEqual(before, whole) {
+		t.Fatal("the first analysis, server by server on both cores, differs from the whole-file analysis")
+	}
 	at := strings.Index(text, `"@example/server-500"`) + len(`"@example/server-`)
 	edited := text[:at] + "ünïcode-" + text[at:]
 	delta := len("ünïcode-")
@@ -122,7 +130,7 @@ func TestEditInsideOneServerRejudgesOnlyIt(t *testing.T) {
 		t.Errorf("the edit judged %d servers, want server 500 only", n)
 	}
 	cold := NewCache()
-	content := []byte(edited)
+	content = []byte(edited)
 	want := AnalyzeFile(FileInput{Path: "/p/.mcp.json", Content: content, Parsed: jsonc.Parse(content), Kind: kind, Cache: cold, Resolver: res})
 	if !reflect.DeepEqual(after, want) {
 		t.Fatalf("after the edit:\n%s\nwant (a fresh analysis):\n%s", memoDump(after[:min(len(after), 20)]), memoDump(want[:min(len(want), 20)]))
