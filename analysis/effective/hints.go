@@ -66,13 +66,15 @@ func InlayHints(in HintInput) []Hint {
 		interps[i] = t.InterpolationFor(rd)
 		forms[i] = interp.FormsOf(interps[i].Forms)
 	}
-	var out []Hint
-	for _, s := range fileServers(in.File, in.Kind) {
+	servers := fileServers(in.File, in.Kind)
+	out := make([]Hint, 0, len(servers)*2)
+	v := &varHinter{in: in, readers: interps, readerForms: forms}
+	for _, s := range servers {
 		if in.Within != (span.Span{}) && (s.Member.Span.End < in.Within.Start || s.Member.Span.Start > in.Within.End) {
 			continue
 		}
-		out = append(out, toolNameHints(readers, s)...)
-		out = append(out, variableHints(in, interps, forms, s)...)
+		out = toolNameHints(out, readers, s)
+		out = v.hints(out, s)
 	}
 	slices.SortStableFunc(out, func(a, b Hint) int { return a.Offset - b.Offset })
 	return out
@@ -92,35 +94,44 @@ func hintReaders(in HintInput) []*registry.Tool {
 // toolNameHints: one hint per distinct naming scheme, "mcp__db__… 55 of
 // 64 left", naming the tools in the tooltip. The room is counted as the
 // tool-name-budget rule counts it (rules.ToolNameRoom).
-func toolNameHints(readers []*registry.Tool, s *rules.Server) []Hint {
+func toolNameHints(out []Hint, readers []*registry.Tool, s *rules.Server) []Hint {
+	// A handful of readers, a scheme or two: found by a scan of the
+	// readers before it, not a map.
 	type scheme struct {
 		prefix    string
 		max, left int
-		tools     []string
 	}
-	// A handful of readers, a scheme or two: a scan, not a map.
-	var order []scheme
-	for _, t := range readers {
-		p, limit, left, ok := rules.ToolNameRoom(t, s.Name)
-		if !ok {
-			continue
-		}
-		i := slices.IndexFunc(order, func(k scheme) bool { return k.prefix == p && k.max == limit && k.left == left })
-		if i < 0 {
-			order = append(order, scheme{prefix: p, max: limit, left: left})
-			i = len(order) - 1
-		}
-		order[i].tools = append(order[i].tools, t.Name)
+	var sbuf [8]scheme
+	var obuf [8]bool
+	schemes, ok := sbuf[:0], obuf[:0]
+	if len(readers) > len(sbuf) {
+		schemes, ok = make([]scheme, 0, len(readers)), make([]bool, 0, len(readers))
 	}
-	out := make([]Hint, 0, len(order))
-	for _, k := range order {
+	schemes, ok = schemes[:len(readers)], ok[:len(readers)]
+	for i, t := range readers {
+		schemes[i].prefix, schemes[i].max, schemes[i].left, ok[i] = rules.ToolNameRoom(t, s.Name)
+	}
+	for i, k := range schemes {
+		if !ok[i] || firstOf(schemes, ok, k) < i {
+			continue // not a reader that names tools, or its scheme is shown
+		}
+		tools, n := "", 0
+		for j, o := range schemes[i:] {
+			if ok[i+j] && o == k {
+				if n > 0 {
+					tools += " and "
+				}
+				tools += readers[i+j].Name
+				n++
+			}
+		}
 		left, limit := strconv.Itoa(max(k.left, 0)), strconv.Itoa(k.max)
 		label := k.prefix + "… " + left + " of " + limit + " left"
 		verb := "names"
-		if len(k.tools) > 1 {
+		if n > 1 {
 			verb = "name"
 		}
-		tip := strings.Join(k.tools, " and ") + " " + verb + " this server's tools " + k.prefix + "<tool>: " + left + " of the " + limit + " characters a tool name may have are left for the tool's own name"
+		tip := tools + " " + verb + " this server's tools " + k.prefix + "<tool>: " + left + " of the " + limit + " characters a tool name may have are left for the tool's own name"
 		if k.left <= 0 {
 			label = k.prefix + "… no room left (" + limit + " max)"
 		}
@@ -129,46 +140,81 @@ func toolNameHints(readers []*registry.Tool, s *rules.Server) []Hint {
 	return out
 }
 
+// firstOf is the index of the first reader with scheme k, -1 if none.
+func firstOf[K comparable](schemes []K, ok []bool, k K) int {
+	for i, o := range schemes {
+		if ok[i] && o == k {
+			return i
+		}
+	}
+	return -1
+}
+
 // variableHints marks the environment variable references in the fields
 // some reader of the file expands, in that reader's syntax.
-func variableHints(in HintInput, readers []*registry.Interpolation, readerForms []interp.Forms, s *rules.Server) []Hint {
-	v := s.Value()
-	if v == nil || v.Kind != jsonc.Object || in.IsSet == nil {
-		return nil
+func (v *varHinter) hints(out []Hint, s *rules.Server) []Hint {
+	val := s.Value()
+	if val == nil || val.Kind != jsonc.Object || v.in.IsSet == nil {
+		return out
 	}
-	var out []Hint
-	var seen []int // the ends of the references hinted: a few
-	var forms []interp.Forms
-	for _, m := range v.Members {
+	v.out, v.seen = out, v.seen[:0]
+	for _, m := range val.Members {
 		if m.Key == nil {
 			continue
 		}
-		forms = forms[:0]
-		for i, t := range readers {
-			if !readerForms[i].Empty() && (slices.Contains(t.Fields, "*") || slices.Contains(t.Fields, m.Key.Str)) {
-				forms = append(forms, readerForms[i])
+		v.forms = v.forms[:0]
+		for i, t := range v.readers {
+			if !v.readerForms[i].Empty() && (slices.Contains(t.Fields, "*") || slices.Contains(t.Fields, m.Key.Str)) {
+				v.forms = append(v.forms, v.readerForms[i])
 			}
 		}
-		if len(forms) == 0 {
-			continue
+		if len(v.forms) > 0 {
+			v.walk(m.Value)
 		}
-		walkStrings(m.Value, func(n *jsonc.Node) {
-			if !strings.ContainsAny(n.Str, "${") {
-				return // no reference in any syntax (interp.Scan)
-			}
-			for _, f := range forms {
-				for _, r := range interp.ScanString(in.File.Src, n, f) {
-					name := r.EnvName()
-					if name == "" || r.Syntax == interp.Predefined || slices.Contains(seen, r.Span.End) {
-						continue
-					}
-					seen = append(seen, r.Span.End)
-					out = append(out, variableHint(in, r, name))
-				}
-			}
-		})
 	}
-	return out
+	return v.out
+}
+
+// varHinter finds the variable hints of one file's servers, reusing its
+// buffers from one server to the next.
+type varHinter struct {
+	in          HintInput
+	readers     []*registry.Interpolation
+	readerForms []interp.Forms
+	forms       []interp.Forms // of the field walked
+	seen        []int          // the ends of the references hinted in the server
+	out         []Hint
+}
+
+// walk hints the references in every string under n.
+func (v *varHinter) walk(n *jsonc.Node) {
+	if n == nil {
+		return
+	}
+	switch n.Kind {
+	case jsonc.String:
+		if !strings.ContainsAny(n.Str, "${") {
+			return // no reference in any syntax (interp.Scan)
+		}
+		for _, f := range v.forms {
+			for _, r := range interp.ScanString(v.in.File.Src, n, f) {
+				name := r.EnvName()
+				if name == "" || r.Syntax == interp.Predefined || slices.Contains(v.seen, r.Span.End) {
+					continue
+				}
+				v.seen = append(v.seen, r.Span.End)
+				v.out = append(v.out, variableHint(v.in, r, name))
+			}
+		}
+	case jsonc.Object:
+		for _, m := range n.Members {
+			v.walk(m.Value)
+		}
+	case jsonc.Array:
+		for _, e := range n.Elements {
+			v.walk(e)
+		}
+	}
 }
 
 func variableHint(in HintInput, r interp.Ref, name string) Hint {
