@@ -49,7 +49,8 @@ type Input struct {
 	// diagnostics use); nil computes them without caching.
 	Verdicts *verdict.Cache
 	// Prev is an earlier result of the same tool launched in the same
-	// directory (nil: none), typically of the snapshot before an edit.
+	// directory with the same Env, Folders, Registry and Verdicts (nil:
+	// none; another is ignored), typically of the snapshot before an edit.
 	// Compute reuses what of it the files it reads still say: the verdict
 	// of an entry whose name and bytes are the same under the same reader,
 	// a definition and a server nothing of which changed. See reuse.
@@ -187,10 +188,12 @@ type Result struct {
 	// the gate it held them back with; nil when the tool did not refuse.
 	unrefused   []*Server
 	refusedWith Gate
-	// registry and verdicts are the Input's: a verdict is reused only
-	// under the same ones.
+	// registry, verdicts, env and folders are the Input's: a result is
+	// reused only under the same ones.
 	registry *registry.Registry
 	verdicts *verdict.Cache
+	env      registry.Env
+	folders  []string
 }
 
 // Compute applies the tool's profile. A tool without a profile yields an
@@ -203,7 +206,7 @@ func Compute(in Input) *Result {
 	if in.Registry == nil {
 		in.Registry = registry.Default()
 	}
-	res.registry, res.verdicts = in.Registry, in.Verdicts
+	res.registry, res.verdicts, res.env, res.folders = in.Registry, in.Verdicts, in.Env, in.Folders
 	prev := reusable(in)
 	var slab slabs
 	gates := newGateReader(in)

@@ -2,6 +2,7 @@ package effective
 
 import (
 	"bytes"
+	"slices"
 	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
@@ -54,12 +55,14 @@ type priorRead struct {
 }
 
 // reusable returns in.Prev when it can serve the computation: the same
-// tool launched in the same place, over the same registry and verdict
-// cache, and not rewritten after the fact.
+// tool launched in the same place with the same environment and
+// workspace folders, over the same registry and verdict cache, and not
+// rewritten after the fact.
 func reusable(in Input) *Result {
 	p := in.Prev
 	if p == nil || p.Tool != in.Tool || p.LaunchDir != in.LaunchDir || p.GitRoot != in.GitRoot ||
-		p.registry != in.Registry || p.verdicts != in.Verdicts || p.stopped {
+		p.registry != in.Registry || p.verdicts != in.Verdicts || p.stopped ||
+		p.env != in.Env || !slices.Equal(p.folders, in.Folders) {
 		return nil
 	}
 	return p
