@@ -87,6 +87,11 @@ type fileMemo struct {
 	entries map[entryKey]*entryFindings
 	run     uint64 // analyses made, for sweeping entries no longer used
 	used    uint64 // the Cache's clock at the last analysis, for eviction
+	// keys and found are the last analysis' servers in file order: an
+	// edit inside a server leaves the others where they were in this
+	// list, found without a map lookup.
+	keys  []entryKey
+	found []*entryFindings
 }
 
 // entryKey is what a server's findings are kept under in its file memo:
@@ -131,6 +136,8 @@ type machineAnswers struct {
 	// large file ask the one question their neighbour asked.
 	last       machineKey
 	lastAnswer bool
+	// lastSame is the list of questions same found answered as before.
+	lastSame *machineQuestion
 }
 
 func (m *machineAnswers) answer(file bool, a, b string) bool {
@@ -158,11 +165,18 @@ func (m *machineAnswers) answer(file bool, a, b string) bool {
 
 // same reports whether the Resolver answers qs as it did.
 func (m *machineAnswers) same(qs []machineQuestion) bool {
+	if len(qs) == 0 {
+		return true
+	}
+	if &qs[0] == m.lastSame {
+		return true // the servers judged together share their questions (judgeServers)
+	}
 	for _, q := range qs {
 		if m.answer(q.file, q.a, q.b) != q.answer {
 			return false
 		}
 	}
+	m.lastSame = &qs[0]
 	return true
 }
 
@@ -302,7 +316,13 @@ func analyzeByEntry(in FileInput) (_ []Diagnostic, ok bool) {
 	for i := range units {
 		if u := &units[i]; u.safe {
 			text := f.Src[u.m.Span.Start:u.m.Span.End]
-			if e := memo.entries[u.key]; e != nil && e.text == string(text) {
+			var e *entryFindings
+			if i < len(memo.keys) && memo.keys[i] == u.key {
+				e = memo.found[i]
+			} else {
+				e = memo.entries[u.key]
+			}
+			if e != nil && e.text == string(text) {
 				u.found = e
 				e.run = run
 			}
@@ -323,22 +343,32 @@ func analyzeByEntry(in FileInput) (_ []Diagnostic, ok bool) {
 		in.Cache.filesMu.Lock()
 		in.Cache.judged += len(misses)
 		in.Cache.filesMu.Unlock()
-		memo.mu.Lock()
-		for _, i := range misses {
-			if u := &units[i]; u.safe {
-				u.found.run = run
-				memo.entries[u.key] = u.found
-			}
-		}
-		if len(memo.entries) > 2*len(units)+64 {
-			for k, e := range memo.entries {
-				if e.run != run {
-					delete(memo.entries, k)
-				}
-			}
-		}
-		memo.mu.Unlock()
 	}
+	memo.mu.Lock()
+	for _, i := range misses {
+		if u := &units[i]; u.safe {
+			u.found.run = run
+			memo.entries[u.key] = u.found
+		}
+	}
+	if len(memo.entries) > 2*len(units)+64 {
+		for k, e := range memo.entries {
+			if e.run != run {
+				delete(memo.entries, k)
+			}
+		}
+	}
+	if len(memo.keys) != len(units) {
+		memo.keys, memo.found = make([]entryKey, len(units)), make([]*entryFindings, len(units))
+	}
+	for i := range units {
+		if u := &units[i]; u.safe {
+			memo.keys[i], memo.found[i] = u.key, u.found
+		} else {
+			memo.keys[i], memo.found[i] = entryKey{}, nil
+		}
+	}
+	memo.mu.Unlock()
 	return assemble(in, file, filePh, units)
 }
 
@@ -634,7 +664,12 @@ func judgeServers(in FileInput, sem *semantic, units []entryUnit, misses []int, 
 			sem.server(u.m, u.mp.sem, u.mp.key, u.mp.memo)
 			out[j].semStored = sem.stored
 			if log != nil && len(log.qs) > 0 {
-				out[j].queries = slices.Clone(log.qs)
+				// Servers asking what the one before asked share its list.
+				if j > 0 && slices.Equal(out[j-1].queries, log.qs) {
+					out[j].queries = out[j-1].queries
+				} else {
+					out[j].queries = slices.Clone(log.qs)
+				}
 				log.qs = log.qs[:0]
 			}
 		}
