@@ -97,14 +97,13 @@ func (m *Memo[K, V]) insert(k K, text []byte, r V) {
 		// key of every text each time.
 		m.cur = make(map[memoKey[K]]V, m.gen/2)
 	}
-	lk := lookupKey(k, text)
-	if _, dup := m.cur[lk]; dup {
-		m.cur[lk] = r // the stored key keeps its own text
-		return
-	}
-	// The interned copy, never the caller's memory.
+	// The interned copy, never the caller's memory. One probe: a key
+	// already present (two goroutines computed the same result) is
+	// overwritten, key and all, so the count is the map's length rather
+	// than a lookup first; every insert follows a missed lookup, so the
+	// key is new but for that race.
 	m.cur[memoKey[K]{k, texts.intern(text)}] = r
-	m.n++
+	m.n = len(m.cur)
 }
 
 // texts interns the texts of every Memo. unique.Make would do, but it

@@ -209,3 +209,18 @@ func TestDispatchOfMatchesServerDef(t *testing.T) {
 		}
 	}
 }
+
+// A result stored twice for the same key (two goroutines computed it)
+// counts once and the later one is kept.
+func TestMemoPutTwiceCountsOnce(t *testing.T) {
+	var m Memo[string, int]
+	m.Put("k", []byte("text"), 1)
+	m.Put("k", []byte("text"), 2)
+	m.Put("k", []byte("other"), 3)
+	if m.Len() != 2 {
+		t.Errorf("Len = %d, want 2", m.Len())
+	}
+	if v, ok := m.Get("k", []byte("text")); !ok || v != 2 {
+		t.Errorf("Get = %v, %v; want 2, true", v, ok)
+	}
+}
