@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	segjson "github.com/segmentio/encoding/json"
+	"go.lsp.dev/protocol"
 )
 
 // TestDecodeDidChangeAgreesWithEncodingJSON: the fast decoder gives what
@@ -241,4 +244,135 @@ func TestUnquoteAtEveryAlignment(t *testing.T) {
 	if fast < 10000 {
 		t.Errorf("only %d of 20000 strings decoded: the test no longer exercises the fast path", fast)
 	}
+}
+
+// TestDecodeDidOpenAgreesWithEncodingJSON: the fast didOpen decoder gives
+// what encoding/json gives (non-ASCII, CRLF, escapes, a one-line file
+// past bigString), or hands the params on (errSlowPath); never something
+// else.
+func TestDecodeDidOpenAgreesWithEncodingJSON(t *testing.T) {
+	long := strings.Repeat(`{"mcpServers": {"é": {"command": "npx\\tx", "args": ["😀"]}}}`+"\r\n", 200)
+	for name, c := range map[string]struct {
+		text, languageID string
+		fast             bool
+	}{
+		"short":         {`{"a": 1}`, "json", true},
+		"long":          {long, "jsonc", true},
+		"long escapes":  {long + "\"\\/\b\f\t\u2028 \U0001F600", "json", true},
+		"long NUL":      {long + "\x00", "json", false},
+		"long language": {long, strings.Repeat("j", bigString), false},
+		"empty":         {"", "json", true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			raw, err := json.Marshal(map[string]any{"textDocument": map[string]any{
+				"uri": "file:///p/.mcp.json", "languageId": c.languageID, "version": 7, "text": c.text}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want protocol.DidOpenTextDocumentParams
+			if err := json.Unmarshal(raw, &want); err != nil {
+				t.Fatal(err)
+			}
+			got, err := decodeDidOpen(raw)
+			if !c.fast {
+				if err != errSlowPath {
+					t.Fatalf("decodeDidOpen = %v, want errSlowPath", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("decodeDidOpen: %v", err)
+			}
+			if !reflect.DeepEqual(got, &want) {
+				t.Errorf("decodeDidOpen differs from encoding/json")
+			}
+		})
+	}
+	pad := strings.Repeat("x", bigString)
+	for _, raw := range []string{
+		`{"textDocument":{"uri":"file:///a","version":1,"text":"` + pad + `"}} x`,
+		`{"textDocument":{"uri":"file:///a","version":1,"text":"` + pad,
+		`{"textDocument":{"uri":"file:///a" "version":1,"text":"` + pad + `"}}`,
+		`{"textDocument":{"uri":"` + pad + `","version":1,"text":""}}`,
+	} {
+		if _, err := decodeDidOpen([]byte(raw)); err == nil {
+			t.Errorf("decoded %.40q...", raw)
+		}
+	}
+}
+
+// TestDidOpenDecodedOnceByTheStream: over a pipe, a large didOpen (a
+// minified one-line file) is decoded by the stream from the frame, not
+// again by the protocol's decoder, and the file's findings arrive; a
+// small one still opens.
+func TestDidOpenDecodedOnceByTheStream(t *testing.T) {
+	var mu sync.Mutex
+	var fast, slow int
+	c := startServer(t, Options{testDidOpen: func(predecoded bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if predecoded {
+			fast++
+		} else {
+			slow++
+		}
+	}})
+	dir := t.TempDir()
+	c.initialize(dir)
+	big := `{"mcpServers": {"é": {"command": 1}` + strings.Repeat(`, "s": {"command": "npx"}`, bigString/20) + `}}`
+	uri := c.open(filepath.Join(dir, ".mcp.json"), big)
+	p := c.waitDiagnostics(uri, "the opened file analysed", func(p publishParams) bool { return p.Version != nil })
+	if len(p.Diagnostics) == 0 {
+		t.Errorf("the opened text (a schema error) was not analysed: %+v", p)
+	}
+	small := c.open(filepath.Join(dir, "b", ".mcp.json"), `{"mcpServers": {"a": {"command": 1}}}`)
+	if p := c.waitDiagnostics(small, "the small file analysed", func(p publishParams) bool { return p.Version != nil }); len(p.Diagnostics) == 0 {
+		t.Errorf("the small file (a schema error) was not analysed: %+v", p)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if fast != 2 || slow != 0 {
+		t.Errorf("didOpen decoded by the stream %d times, by the protocol %d times; want 2, 0", fast, slow)
+	}
+}
+
+// BenchmarkDecodeDidOpen decodes the params of the didOpen of a minified
+// one-line 20,000-server file (about 2.6 MB escaped): "fast" as the
+// stream does now (decodeDidOpen), "protocol" as go.lsp.dev/protocol's
+// dispatch did (segmentio's decoder; the stream and jsonrpc2 scanned the
+// frame twice more before it).
+func BenchmarkDecodeDidOpen(b *testing.B) {
+	var doc strings.Builder
+	doc.WriteString(`{"mcpServers":{`)
+	for i := range 20000 {
+		if i > 0 {
+			doc.WriteByte(',')
+		}
+		fmt.Fprintf(&doc, `"server-%05d":{"type":"stdio","command":"npx","args":["-y","@example/server-%d"],"env":{"NODE_ENV":"production"}}`, i, i)
+	}
+	doc.WriteString(`}}`)
+	raw, err := json.Marshal(map[string]any{"textDocument": map[string]any{
+		"uri": "file:///p/.mcp.json", "languageId": "json", "version": 1, "text": doc.String()}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("fast", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			if _, err := decodeDidOpen(raw); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("protocol", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			var p protocol.DidOpenTextDocumentParams
+			if err := segjson.Unmarshal(raw, &p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -69,6 +69,8 @@ type Options struct {
 	// testDidChange, when set, is told for every didChange whether the
 	// stream decoded its params (decodeDidChange) or the handler did.
 	testDidChange func(predecoded bool)
+	// testDidOpen, likewise for every didOpen.
+	testDidOpen func(predecoded bool)
 	// testSession, when set, is given the server's session when it starts.
 	testSession func(*cache.Session)
 }
@@ -163,6 +165,7 @@ func Run(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		InputWaiting: opts.InputWaiting,
 		Predecode: map[string]func([]byte) (any, error){
 			protocol.MethodTextDocumentDidChange: decodeDidChange,
+			protocol.MethodTextDocumentDidOpen:   decodeDidOpen,
 		},
 	})
 	s.conn = jsonrpc2.NewConn(s.stream)

@@ -26,7 +26,7 @@ func (s *Server) DidOpen(_ context.Context, params *protocol.DidOpenTextDocument
 		Path:    path,
 		URI:     string(params.TextDocument.URI),
 		Version: params.TextDocument.Version,
-		Content: []byte(params.TextDocument.Text),
+		Content: textBytes(params.TextDocument.Text),
 	}}}, nil)
 	s.setDesynced(path, nil)
 	// Re-read files from disk: user-level files may have changed outside
@@ -255,6 +255,19 @@ func (s *Server) extraHandler(next jsonrpc2.Handler) jsonrpc2.Handler {
 				return reply(ctx, nil, err)
 			}
 			return reply(ctx, nil, nil)
+		case protocol.MethodTextDocumentDidOpen:
+			// Decoded by the stream (decodeDidOpen); anything else goes
+			// to the protocol's decoder as before.
+			v, ok := any(nil), false
+			if s.stream != nil {
+				v, ok = s.stream.Predecoded(req.Params())
+			}
+			if s.opts.testDidOpen != nil {
+				s.opts.testDidOpen(ok)
+			}
+			if ok {
+				return reply(ctx, nil, s.DidOpen(ctx, v.(*protocol.DidOpenTextDocumentParams)))
+			}
 		case protocol.MethodTextDocumentCodeAction:
 			return s.serveCodeAction(ctx, reply, req)
 		case methodCodeActionResolve:
