@@ -1,40 +1,14 @@
 package rules
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/benchgen"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
-
-// genServers is /work/shared/tools/genconfig.py's "claude N --errors": a
-// .mcp.json of n servers, one in three remote, every 97th with "args" a
-// string (a schema error), indented by two as json.dumps does.
-func genServers(n int) string {
-	var b strings.Builder
-	b.WriteString("{\n  \"mcpServers\": {\n")
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",\n")
-		}
-		fmt.Fprintf(&b, "    \"server-%05d\": {\n", i)
-		if i%3 == 0 {
-			fmt.Fprintf(&b, "      \"type\": \"http\",\n      \"url\": \"https://mcp%d.example.com/mcp\",\n      \"headers\": {\n        \"X-Tenant\": \"t%d\"\n      }", i, i)
-		} else {
-			args := fmt.Sprintf("[\n        \"-y\",\n        \"@example/server-%d\",\n        \"--port\",\n        \"%d\"\n      ]", i, 1000+i)
-			if i%97 == 5 {
-				args = `"not-an-array"`
-			}
-			fmt.Fprintf(&b, "      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": %s,\n      \"env\": {\n        \"NODE_ENV\": \"production\",\n        \"LEVEL\": \"%d\"\n      }", args, i)
-		}
-		b.WriteString("\n    }")
-	}
-	b.WriteString("\n  }\n}\n")
-	return b.String()
-}
 
 // workspaceKind is .mcp.json directly in a workspace folder, as the
 // language server sees it: read by Claude Code, Copilot CLI, VS Code and
@@ -66,7 +40,7 @@ func (lookupResolver) FileExists(path string) bool { return false }
 //
 //	go test ./analysis/rules -run X -bench AnalyzeEditInsideServer -benchmem
 func BenchmarkAnalyzeEditInsideServer(b *testing.B) {
-	src := genServers(1000)
+	src := string(benchgen.MCPJSON(1000, true, true))
 	kind := workspaceKind(b)
 	cache := NewCache()
 	at := strings.Index(src, `"@example/server-500"`) + len(`"@example/server-500`)
@@ -86,9 +60,9 @@ func BenchmarkAnalyzeEditInsideServer(b *testing.B) {
 		content := []byte(text)
 		in := FileInput{Path: "/p/.mcp.json", Content: content, Parsed: jsonc.Parse(content), Kind: kind, Cache: cache, Resolver: lookupResolver{}}
 		b.StartTimer()
-		start := cpuTime()
+		start := benchgen.ProcessCPU()
 		AnalyzeFile(in)
-		cpu += cpuTime() - start
+		cpu += benchgen.ProcessCPU() - start
 	}
 	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 }
@@ -98,16 +72,16 @@ func BenchmarkAnalyzeEditInsideServer(b *testing.B) {
 //
 //	go test ./analysis/rules -run X -bench AnalyzeOpen -benchmem
 func BenchmarkAnalyzeOpen(b *testing.B) {
-	content := []byte(genServers(1000))
+	content := []byte(string(benchgen.MCPJSON(1000, true, true)))
 	kind := workspaceKind(b)
 	parsed := jsonc.Parse(content)
 	var cpu time.Duration
 	b.ReportAllocs()
 	for b.Loop() {
 		in := FileInput{Path: "/p/.mcp.json", Content: content, Parsed: parsed, Kind: kind, Cache: NewCache(), Resolver: lookupResolver{}}
-		start := cpuTime()
+		start := benchgen.ProcessCPU()
 		AnalyzeFile(in)
-		cpu += cpuTime() - start
+		cpu += benchgen.ProcessCPU() - start
 	}
 	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/benchgen"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/toml"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
@@ -100,7 +101,7 @@ func TestByEntrySameAsWhole(t *testing.T) {
 // text: the ones before it unmoved, the ones after it moved by the
 // edit's length.
 func TestEditInsideOneServerRejudgesOnlyIt(t *testing.T) {
-	text := genServers(1000)
+	text := string(benchgen.MCPJSON(1000, true, true))
 	text = strings.Replace(text, "{\n", "{\r\n  // Überprüfung der Server: 日本語 😀\r\n", 1)
 	text = strings.Replace(text, `"server-00001": {`+"\n", `"server-00001": {`+"\r\n", 1)
 	kind := workspaceKind(t)

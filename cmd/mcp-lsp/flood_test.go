@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/benchgen"
 	"github.com/mcp-lsp/mcp-lsp/lsp/lsptest"
 )
 
@@ -37,7 +38,7 @@ func TestBinaryFloodPublishesOnlyTheLastVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	text := generateMCP(300, true, true)
+	text := benchgen.MCPJSON(300, true, true)
 	path := filepath.Join(root, ".mcp.json")
 	if err := os.WriteFile(path, text, 0o644); err != nil {
 		t.Fatal(err)

@@ -35,6 +35,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/benchgen"
 	fastjson "github.com/segmentio/encoding/json"
 )
 
@@ -59,7 +60,7 @@ func BenchmarkServer(b *testing.B) {
 // lines, a schema error in every 97th server) open in the workspace.
 func bench1000Servers(b *testing.B) {
 	w := newBenchWorkspace(b)
-	text := generateMCP(1000, true, true)
+	text := benchgen.MCPJSON(1000, true, true)
 	path := w.write(".mcp.json", text)
 	c := startBenchServer(b, w)
 
@@ -130,7 +131,7 @@ func bench1000Servers(b *testing.B) {
 // diagnostic.
 func benchMinified(b *testing.B) {
 	w := newBenchWorkspace(b)
-	text := generateMCP(20000, true, false)
+	text := benchgen.MCPJSON(20000, true, false)
 	if bytes.Count(text, []byte("\n")) > 1 {
 		b.Fatal("the minified file has more than one line")
 	}
@@ -152,7 +153,7 @@ func benchMinified(b *testing.B) {
 // diagnostics must arrive for the last version, and memory stay bounded.
 func benchFlood(b *testing.B) {
 	w := newBenchWorkspace(b)
-	text := generateMCP(1000, true, true)
+	text := benchgen.MCPJSON(1000, true, true)
 	path := w.write(".mcp.json", text)
 	c := startBenchServer(b, w)
 	c.open(path, text)
@@ -184,7 +185,7 @@ func benchSmall(b *testing.B, bigClaudeJSON bool) {
 		size := writeClaudeJSON(b, filepath.Join(w.home, ".claude.json"), w.root, 70, 500)
 		benchReport(b, "~/.claude.json size", float64(size)/1e6, "MB", "")
 	}
-	text := generateMCP(5, false, true)
+	text := benchgen.MCPJSON(5, false, true)
 	path := w.write(".mcp.json", text)
 	c := startBenchServer(b, w)
 	open, _ := c.open(path, text)
@@ -341,47 +342,6 @@ func (w *benchWorkspace) write(rel string, content []byte) string {
 }
 
 // ---- generated files
-
-// generateMCP writes a Claude Code .mcp.json of n servers the way
-// ../shared/tools/genconfig.py does (a third remote, the rest npx
-// commands; with errors, every 97th server's args is a string), indented
-// by two spaces or on one line.
-func generateMCP(n int, errors, indent bool) []byte {
-	type server struct {
-		Type    string            `json:"type"`
-		Command string            `json:"command,omitempty"`
-		Args    any               `json:"args,omitempty"`
-		Env     map[string]string `json:"env,omitempty"`
-		URL     string            `json:"url,omitempty"`
-		Headers map[string]string `json:"headers,omitempty"`
-	}
-	servers := make(map[string]server, n)
-	for i := range n {
-		var s server
-		if i%3 == 0 {
-			s = server{Type: "http", URL: fmt.Sprintf("https://mcp%d.example.com/mcp", i), Headers: map[string]string{"X-Tenant": fmt.Sprintf("t%d", i)}}
-		} else {
-			s = server{Type: "stdio", Command: "npx", Args: []string{"-y", fmt.Sprintf("@example/server-%d", i), "--port", strconv.Itoa(1000 + i)},
-				Env: map[string]string{"NODE_ENV": "production", "LEVEL": strconv.Itoa(i)}}
-		}
-		if errors && i%97 == 5 {
-			s.Args = "not-an-array"
-		}
-		servers[fmt.Sprintf("server-%05d", i)] = s
-	}
-	doc := map[string]any{"mcpServers": servers}
-	var out []byte
-	var err error
-	if indent {
-		out, err = json.MarshalIndent(doc, "", "  ")
-	} else {
-		out, err = json.Marshal(doc)
-	}
-	if err != nil {
-		panic(err)
-	}
-	return append(out, '\n')
-}
 
 // writeClaudeJSON writes a Claude Code state file the shape real ones
 // have: top-level settings and user-scope servers, then one entry per

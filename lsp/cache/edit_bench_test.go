@@ -1,13 +1,13 @@
 package cache
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/benchgen"
 	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
@@ -34,7 +34,7 @@ func BenchmarkDiagnoseEdit(b *testing.B) {
 	edit(1)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := benchgen.ProcessCPU()
 	n := 0
 	for i := 0; b.Loop(); i++ {
 		edit(int32(i + 2))
@@ -42,7 +42,7 @@ func BenchmarkDiagnoseEdit(b *testing.B) {
 	}
 	// The machine is shared: CPU time (both cores, GC included) moves
 	// less with the load than the wall time does.
-	b.ReportMetric(float64(processCPU()-cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
+	b.ReportMetric(float64(benchgen.ProcessCPU()-cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
 }
 
 // BenchmarkDiagnoseOpen is the analysis half of opening the same file in
@@ -72,20 +72,7 @@ func diagnoseBenchSetup(b testing.TB) (string, string, DiagnoseOptions) {
 			b.Fatal(err)
 		}
 	}
-	var t strings.Builder
-	t.WriteString("{\n  \"mcpServers\": {\n")
-	for i := range 1000 {
-		if i > 0 {
-			t.WriteString(",\n")
-		}
-		args := fmt.Sprintf(`["-y", "@example/server-%d", "--port", "%d"]`, i, 1000+i)
-		if i%97 == 5 {
-			args = `"not-an-array"`
-		}
-		fmt.Fprintf(&t, "    \"server-%05d\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": %s,\n      \"env\": {\"NODE_ENV\": \"production\", \"LEVEL\": \"%d\"}\n    }", i, args, i)
-	}
-	t.WriteString("\n  }\n}\n")
-	text := t.String()
+	text := string(benchgen.MCPJSON(1000, true, true))
 	path := filepath.Join(folder, ".mcp.json")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		b.Fatal(err)
@@ -129,11 +116,11 @@ func BenchmarkWorkspaceEdit(b *testing.B) {
 		b.StopTimer()
 		snap := snapshot(int32(i + 2))
 		b.StartTimer()
-		c := processCPU()
+		c := benchgen.ProcessCPU()
 		if w := snap.Workspace(opts); len(w.Results) == 0 {
 			b.Fatal("no effective configurations")
 		}
-		cpu += processCPU() - c
+		cpu += benchgen.ProcessCPU() - c
 		n++
 	}
 	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
@@ -162,7 +149,7 @@ func BenchmarkLensesAndHints(b *testing.B) {
 				kind, _ := snap.Match(path, opts)
 				f := snap.Parse(snap.File(path))
 				b.StartTimer()
-				c := processCPU()
+				c := benchgen.ProcessCPU()
 				switch what {
 				case "lenses":
 					if len(effective.Lenses(effective.LensInput{Path: path, File: f, Kind: kind, Results: snap.Effective(opts.Folders[0].Path, "", opts), Registry: opts.Registry, Display: func(p string) string { return DisplayPath(p, opts) }})) == 0 {
@@ -173,7 +160,7 @@ func BenchmarkLensesAndHints(b *testing.B) {
 						b.Fatal("no hints")
 					}
 				}
-				cpu += processCPU() - c
+				cpu += benchgen.ProcessCPU() - c
 				n++
 			}
 			b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")

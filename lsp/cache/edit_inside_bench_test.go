@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-lsp/mcp-lsp/analysis/benchgen"
 )
 
 // BenchmarkDiagnoseEditInsideServer is BenchmarkDiagnoseEdit with the
@@ -27,12 +29,12 @@ func BenchmarkDiagnoseEditInsideServer(b *testing.B) {
 	edit(1)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := benchgen.ProcessCPU()
 	n := 0
 	for i := 0; b.Loop(); i++ {
 		typed += "x"
 		edit(int32(i + 2))
 		n++
 	}
-	b.ReportMetric(float64(processCPU()-cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
+	b.ReportMetric(float64(benchgen.ProcessCPU()-cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
 }

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package cache
-
-import "time"
-
-// processCPU is not measured here (BenchmarkDiagnoseEdit reports 0).
-func processCPU() time.Duration { return 0 }
