@@ -189,12 +189,18 @@ func TestSettingsPushWinsOverAnOlderAnswer(t *testing.T) {
 
 	mark := c.Mark()
 	c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"mcpLsp": map[string]any{"codeLens": false}}})
+	// A request is answered only once the notifications before it were
+	// handled: the push is in force. (A refresh request would prove
+	// nothing: the workspace discovery may end now and ask for one of its
+	// own; the answer sent then could be taken before the push, and the
+	// push would win without anything dropped.)
+	if r := c.Request("3", "textDocument/codeLens", doc); string(r["result"]) != "[]" {
+		t.Fatalf("codeLens after the push: %s, want [] (codeLens pushed off)", r["result"])
+	}
 	c.WaitFrom(mark, "workspace/codeLens/refresh", func(f lsptest.Frame) bool { return f.Method() == "workspace/codeLens/refresh" })
 
 	// The startup question's answer, the defaults, arrives last. Taken,
-	// it would turn code lenses back on; dropped, it is logged. (Frames
-	// the server sends meanwhile prove nothing: the workspace discovery
-	// may end now and ask for a code lens refresh of its own.)
+	// it would turn code lenses back on; dropped, it is logged.
 	c.Send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":[null]}`, asked["id"]))
 	for deadline := time.Now().Add(lsptest.HangGuard); !strings.Contains(logs.String(), "dropping a workspace/configuration answer"); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {

@@ -24,11 +24,14 @@ const configSection = "mcpLsp"
 func (s *Server) fetchConfiguration(ctx context.Context) {
 	s.mu.Lock()
 	supported := s.clientCap.Workspace != nil && s.clientCap.Workspace.Configuration
-	pushes := s.settingsPushes
 	s.mu.Unlock()
 	if !supported {
 		return
 	}
+	s.settingsMu.Lock()
+	s.settingsSeq++
+	asked := s.settingsSeq
+	s.settingsMu.Unlock()
 	var result []json.RawMessage
 	params := protocol.ConfigurationParams{Items: []protocol.ConfigurationItem{{Section: configSection}}}
 	if err := s.callClient(ctx, protocol.MethodWorkspaceConfiguration, params, &result); err != nil {
@@ -39,23 +42,24 @@ func (s *Server) fetchConfiguration(ctx context.Context) {
 	if len(result) == 0 {
 		return
 	}
-	s.mu.Lock()
-	stale := s.settingsPushes != pushes
-	s.mu.Unlock()
-	if stale {
-		// The client pushed its settings after this was asked. The
-		// answer was either written before the push (older than it) or
-		// after (the same settings): the push is never older, and this
-		// goroutine may have got here after the push's handler. The
-		// question at startup racing a change is the case.
-		s.logger.Debug("dropping a workspace/configuration answer asked for before the settings pushed since")
+	s.settingsMu.Lock()
+	defer s.settingsMu.Unlock()
+	if s.settingsTaken > asked {
+		// Newer settings are in force: pushed after this was asked
+		// (the answer was written before the push, so older than it, or
+		// after, so the same settings), or the answer to a later
+		// question. Answers are routed as they arrive, ahead of the
+		// notifications queued for the handlers, so this is not rare:
+		// the question at startup racing a change is the case.
+		s.logger.Debug("dropping a workspace/configuration answer asked for before the settings in force")
 		return
 	}
+	s.settingsTaken = asked
 	s.setSettings(result[0])
 }
 
 // setSettings stores the client's settings (null means the defaults) and
-// re-runs diagnostics.
+// re-runs diagnostics. Its callers hold settingsMu.
 func (s *Server) setSettings(raw json.RawMessage) {
 	var value map[string]any
 	if err := json.Unmarshal(raw, &value); err != nil {
@@ -89,6 +93,7 @@ func (s *Server) setSettings(raw json.RawMessage) {
 	changed := s.editor != features
 	s.editor = features
 	s.mu.Unlock()
+	s.logger.Debug("mcpLsp settings taken")
 	s.diags.trigger()
 	if changed {
 		s.refreshEditorViews(context.Background())
@@ -142,9 +147,10 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.Di
 		if section, ok := m[configSection]; ok {
 			raw, err := json.Marshal(section)
 			if err == nil {
-				s.mu.Lock()
-				s.settingsPushes++
-				s.mu.Unlock()
+				s.settingsMu.Lock()
+				defer s.settingsMu.Unlock()
+				s.settingsSeq++
+				s.settingsTaken = s.settingsSeq
 				s.setSettings(raw)
 				return nil
 			}

@@ -97,6 +97,18 @@ type Server struct {
 	diags   *diagnoser
 	mappers *mapperCache
 
+	// settingsMu makes deciding to take settings and taking them one
+	// step: a push handled between an answer's check and its storing
+	// would otherwise be overwritten by the older answer.
+	settingsMu sync.Mutex
+	// settingsSeq numbers the client's settings in the order the server
+	// saw them come into being: each didChangeConfiguration push, and each
+	// workspace/configuration question when it is asked. settingsTaken is
+	// the number of the settings in force: an answer whose question is
+	// older than them (a push since, or a later question answered first)
+	// is dropped. Both under settingsMu.
+	settingsSeq, settingsTaken int
+
 	mu        sync.Mutex
 	lifecycle lifecycleState
 	exited    chan struct{}
@@ -108,10 +120,6 @@ type Server struct {
 	editor     editorSettings
 	// settingsReceived: the client has answered with its settings once.
 	settingsReceived bool
-	// settingsPushes counts the settings the client pushed with
-	// didChangeConfiguration: a workspace/configuration answer asked for
-	// before the latest push is older than it and is dropped.
-	settingsPushes int
 	// encoding is the position encoding negotiated at initialize.
 	encoding Encoding
 	// pullDiagnostics: the client pulls diagnostics (LSP 3.17), so the
