@@ -3,9 +3,13 @@ package lsp
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/mcp-lsp/mcp-lsp/lsp/lsptest"
 )
 
 // TestSettingsTurnRulesOffAndChangeSeverity: the mcpLsp settings section
@@ -80,6 +84,21 @@ func (c *testClient) waitConfigAsked() {
 			return
 		}
 		<-changed
+	}
+}
+
+// waitConfigTaken waits until the server has taken the settings the
+// client answered with. Asked is not enough: the answer is taken on the
+// server's own time, and a request (a completion, say) sent meanwhile is
+// answered with the settings from before. Diagnostics need no such wait:
+// taken settings republish them.
+func (c *testClient) waitConfigTaken() {
+	c.t.Helper()
+	c.waitConfigAsked()
+	for deadline := time.Now().Add(lsptest.HangGuard); !strings.Contains(c.logBuf.String(), "mcpLsp settings taken"); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			c.t.Fatal("the server never took the settings it asked for")
+		}
 	}
 }
 

@@ -212,7 +212,9 @@ func TestVSCodeCompletionLeavesVSCodeItems(t *testing.T) {
 				c.settings = map[string]any{vscodeSchemaSetting: tc.setting}
 			}
 			c.initializeAs(dir, tc.client)
-			c.waitConfigAsked()
+			// A completion is answered with the settings in force, not
+			// republished when they change.
+			c.waitConfigTaken()
 			uri := c.open(filepath.Join(dir, ".vscode", "mcp.json"), file)
 			labels := func(p protocol.Position) []string {
 				var out []string
@@ -223,8 +225,8 @@ func TestVSCodeCompletionLeavesVSCodeItems(t *testing.T) {
 			}
 			keys := labels(keyPos)
 			for _, k := range []string{"args", "env", "cwd"} {
-				if slices.Contains(keys, k) == tc.vscode {
-					t.Errorf("key %q offered = %v, want %v (items %v)", k, !tc.vscode, !tc.vscode, keys)
+				if got := slices.Contains(keys, k); got == tc.vscode {
+					t.Errorf("key %q offered = %v, want %v (items %v)", k, got, !tc.vscode, keys)
 				}
 			}
 			// Keys VS Code reads but its schema does not offer stay.
@@ -232,8 +234,8 @@ func TestVSCodeCompletionLeavesVSCodeItems(t *testing.T) {
 				t.Errorf("no \"sandbox\" among %v", keys)
 			}
 			types := labels(typePos)
-			if slices.Contains(types, `"stdio"`) == tc.vscode {
-				t.Errorf("\"stdio\" offered = %v, want %v (items %v)", !tc.vscode, !tc.vscode, types)
+			if got := slices.Contains(types, `"stdio"`); got == tc.vscode {
+				t.Errorf("\"stdio\" offered = %v, want %v (items %v)", got, !tc.vscode, types)
 			}
 			// Another file keeps everything in every client.
 			other := c.open(filepath.Join(dir, ".mcp.json"), "{\"mcpServers\": {\"a\": {\"command\": \"x\", }}}")
