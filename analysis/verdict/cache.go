@@ -18,7 +18,7 @@ import (
 // makes one per run. It is safe for concurrent use and bounded (two
 // generations of MemoGeneration entries, or of the largest file, Fit).
 type Cache struct {
-	verdicts Memo[cacheKey, *Verdict]
+	verdicts verdictMemo
 	// derivations counts the Derived answers computed.
 	derivations atomic.Int64
 	// judged counts the verdicts computed (cache misses): tests assert

@@ -218,12 +218,13 @@ func Of(c *Cache, reg *registry.Registry, r *registry.Reader, e Entry) *Verdict 
 		return judge(reg, r, e)
 	}
 	k := cacheKey{reg: reg, tool: r.Tool, dialect: r.Dialect, effects: r.Effects, name: e.Name, merged: e.Merged}
-	if v, ok := c.verdicts.Get(k, e.Text); ok {
+	h := c.verdicts.hashOf(e.Text, e.Name)
+	if v, ok := c.verdicts.get(h, k, e.Text); ok {
 		return v
 	}
 	v := judge(reg, r, e)
 	c.judged.Add(1)
-	c.verdicts.Put(k, e.Text, v)
+	c.verdicts.put(h, k, e.Text, v)
 	return v
 }
 

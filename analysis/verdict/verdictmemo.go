@@ -1,0 +1,176 @@
+package verdict
+
+import (
+	"hash/maphash"
+	"sync"
+	"unsafe"
+)
+
+// verdictMemo is the Cache's table of verdicts. It holds what a Memo
+// would, in two generations bounded the same way (MemoGeneration, or
+// Fit), but a lookup costs a 64-bit hash of the entry's text and name
+// and one probe of a map keyed by that hash, not the hash of a key of
+// four strings and the text in a map of every (reader, entry): opening a
+// large file makes a lookup and a store for each entry and reader, and
+// with a Memo those cost more than judging the entries.
+//
+// A slot holds one (text, name): its text once for all the readers that
+// judged it, and each reader's verdict. The hash only finds the slot; the
+// text and the name are compared on every hit and the reader's key is
+// compared in full, so a collision of hashes costs a longer chain, never
+// another entry's verdict.
+type verdictMemo struct {
+	mu       sync.Mutex
+	cur, old map[uint64]*verdictSlot
+	n        int // verdicts in cur
+	gen      int // size of a generation in verdicts, 0 for MemoGeneration (Fit)
+
+	// hash, when set, replaces entryHash (tests force collisions).
+	hash func(text []byte, name string) uint64
+}
+
+// verdictSlot is one entry's text and name and the verdicts of the
+// readers that judged it; next is another (text, name) with the same
+// hash.
+type verdictSlot struct {
+	text, name string
+	verdicts   []readerVerdict
+	next       *verdictSlot
+	// inline holds the first verdicts: a file kind has two readers or
+	// more, and their verdicts come with the slot's allocation.
+	inline [2]readerVerdict
+}
+
+// readerVerdict is one reader's verdict in a slot: k is its cacheKey
+// without the name (the slot's).
+type readerVerdict struct {
+	k cacheKey
+	v *Verdict
+}
+
+// readerKeyOf is k without the name.
+func readerKeyOf(k cacheKey) cacheKey {
+	k.name = ""
+	return k
+}
+
+// view is b's bytes as a string, not a copy: for comparisons only, never
+// kept.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+var entrySeed = maphash.MakeSeed()
+
+// entryHash is the slot hash of an entry's text and name.
+func entryHash(text []byte, name string) uint64 {
+	h := maphash.Bytes(entrySeed, text)
+	return h ^ (maphash.String(entrySeed, name) * 0x9e3779b97f4a7c15)
+}
+
+func (m *verdictMemo) hashOf(text []byte, name string) uint64 {
+	if m.hash != nil {
+		return m.hash(text, name)
+	}
+	return entryHash(text, name)
+}
+
+// findSlot returns the slot of (text, name) hashed as h in t, nil if none.
+func findSlot(t map[uint64]*verdictSlot, h uint64, text, name string) *verdictSlot {
+	for s := t[h]; s != nil; s = s.next {
+		if s.name == name && s.text == text {
+			return s
+		}
+	}
+	return nil
+}
+
+func (s *verdictSlot) get(rk cacheKey) (*Verdict, bool) {
+	for i := range s.verdicts {
+		if s.verdicts[i].k == rk {
+			return s.verdicts[i].v, true
+		}
+	}
+	return nil, false
+}
+
+// Fit grows the generations so that n verdicts fit in one with as much
+// again to spare (Memo.Fit).
+func (m *verdictMemo) Fit(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.gen = max(m.gen, 2*n)
+	texts.fit(2 * n)
+}
+
+// get returns the verdict of k on text, hashed as h (hashOf).
+func (m *verdictMemo) get(h uint64, k cacheKey, text []byte) (*Verdict, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rk, t := readerKeyOf(k), view(text)
+	if s := findSlot(m.cur, h, t, k.name); s != nil {
+		if v, ok := s.get(rk); ok {
+			return v, true
+		}
+	}
+	if s := findSlot(m.old, h, t, k.name); s != nil {
+		if v, ok := s.get(rk); ok {
+			// The old slot's text is the memo's own: kept as is.
+			m.insert(h, rk, s.text, true, k.name, v)
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// put stores v as k's verdict on text, hashed as h.
+func (m *verdictMemo) put(h uint64, k cacheKey, text []byte, v *Verdict) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.insert(h, readerKeyOf(k), view(text), false, k.name, v)
+}
+
+// insert adds to the current generation, turning generations over when it
+// is full. text is the memo's own string when owned, else a view of the
+// caller's bytes (view) that a new slot interns. A verdict already stored
+// for the key (two goroutines computed it) is replaced. The caller holds
+// m.mu.
+func (m *verdictMemo) insert(h uint64, rk cacheKey, text string, owned bool, name string, v *Verdict) {
+	if m.n >= max(MemoGeneration, m.gen) {
+		m.old, m.cur, m.n = m.cur, nil, 0
+	}
+	if m.cur == nil {
+		// Sized for what Fit announced, in slots (one per entry, for
+		// every reader: at least two readers per file kind).
+		m.cur = make(map[uint64]*verdictSlot, m.gen/4)
+	}
+	s := findSlot(m.cur, h, text, name)
+	if s == nil {
+		if !owned {
+			text = texts.intern(unsafe.Slice(unsafe.StringData(text), len(text))) // copied once
+		}
+		s = &verdictSlot{text: text, name: name, next: m.cur[h]}
+		s.verdicts = s.inline[:0]
+		m.cur[h] = s
+	}
+	for i := range s.verdicts {
+		if s.verdicts[i].k == rk {
+			s.verdicts[i].v = v
+			return
+		}
+	}
+	s.verdicts = append(s.verdicts, readerVerdict{rk, v})
+	m.n++
+}
+
+// Reset empties the memo.
+func (m *verdictMemo) Reset() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.cur, m.old, m.n = nil, nil, 0
+}
+
+// Len is the number of verdicts in the current generation.
+func (m *verdictMemo) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.n
+}

@@ -1,0 +1,114 @@
+package verdict
+
+import (
+	"fmt"
+	"testing"
+)
+
+// A collision of the memo's hashes never returns another entry's verdict:
+// with every entry hashed alike, each (reader, name, text) still gets its
+// own verdict, each is judged once, and all stay cached.
+func TestCacheHashCollisionNeverSharesAVerdict(t *testing.T) {
+	c := NewCache()
+	c.verdicts.hash = func([]byte, string) uint64 { return 42 }
+	claude := reader(t, "mcp-json", "claude-code")
+	copilot := reader(t, "mcp-json", "copilot-cli")
+	type judged struct {
+		r          string
+		name, text string
+		want       Outcome
+	}
+	cases := []judged{
+		{"claude", "workspace", `{"command": "x"}`, SkipsEntry},
+		{"claude", "other", `{"command": "x"}`, Loads},
+		{"copilot", "workspace", `{"command": "x"}`, Loads},
+		{"claude", "other", `{"command": 1}`, ""},
+		{"claude", "other", `{"url": "https://example.com"}`, ""},
+	}
+	first := map[int]*Verdict{}
+	for round := range 2 {
+		for i, k := range cases {
+			r := claude
+			if k.r == "copilot" {
+				r = copilot
+			}
+			v := judgeText(t, c, r, k.name, k.text)
+			if k.want != "" && v.Outcome != k.want {
+				t.Errorf("%s %q %s: outcome %s, want %s", k.r, k.name, k.text, v.Outcome, k.want)
+			}
+			if round == 0 {
+				for j, w := range first {
+					if w == v {
+						t.Errorf("%s %q %s got the verdict of case %d", k.r, k.name, k.text, j)
+					}
+				}
+				first[i] = v
+			} else if first[i] != v {
+				t.Errorf("%s %q %s: judged again on the second round", k.r, k.name, k.text)
+			}
+		}
+	}
+	if got := c.Judged(); got != int64(len(cases)) {
+		t.Errorf("%d verdicts judged, want %d", got, len(cases))
+	}
+	if got := c.Len(); got != len(cases) {
+		t.Errorf("%d verdicts cached, want %d", got, len(cases))
+	}
+	if v := judgeText(t, c, claude, "other", `{"command": 1}`); v.Outcome == Loads {
+		t.Errorf("an invalid entry colliding with a valid one loads")
+	}
+}
+
+// The verdict memo holds two generations at most, finds the previous
+// one's verdicts (and moves them to the current one), and verifies their
+// text and name under colliding hashes there too.
+func TestVerdictMemoGenerations(t *testing.T) {
+	var m verdictMemo
+	m.hash = func(text []byte, _ string) uint64 { return uint64(len(text) % 8) }
+	k := cacheKey{tool: "claude-code", dialect: "claude-code", name: "s"}
+	text := func(i int) []byte { return []byte(fmt.Sprintf(`{"command": "x%d"}`, i)) }
+	verdicts := map[int]*Verdict{}
+	total := 3*MemoGeneration + 7
+	for i := range total {
+		v := &Verdict{}
+		verdicts[i] = v
+		m.put(m.hashOf(text(i), "s"), k, text(i), v)
+	}
+	slots := func(t map[uint64]*verdictSlot) (n int) {
+		for _, s := range t {
+			for ; s != nil; s = s.next {
+				n += len(s.verdicts)
+			}
+		}
+		return n
+	}
+	if got := slots(m.cur) + slots(m.old); got > 2*MemoGeneration {
+		t.Errorf("memo holds %d verdicts, bound is %d", got, 2*MemoGeneration)
+	}
+	if m.Len() != slots(m.cur) {
+		t.Errorf("Len = %d, current generation holds %d", m.Len(), slots(m.cur))
+	}
+	last := total - 1
+	if v, ok := m.get(m.hashOf(text(last), "s"), k, text(last)); !ok || v != verdicts[last] {
+		t.Error("the most recent verdict is not found")
+	}
+	// The oldest of the previous generation: found, and kept on.
+	old := total - MemoGeneration - 7
+	if v, ok := m.get(m.hashOf(text(old), "s"), k, text(old)); !ok || v != verdicts[old] {
+		t.Fatalf("a verdict of the previous generation is lost or wrong")
+	}
+	if s := findSlot(m.cur, m.hashOf(text(old), "s"), string(text(old)), "s"); s == nil {
+		t.Error("a verdict found in the previous generation is not moved to the current one")
+	}
+	for _, miss := range []struct {
+		name string
+		k    cacheKey
+	}{{"other", cacheKey{tool: "claude-code", dialect: "claude-code", name: "other"}}, {"s", cacheKey{tool: "vscode", dialect: "vscode", name: "s"}}} {
+		if _, ok := m.get(m.hashOf(text(last), miss.name), miss.k, text(last)); ok {
+			t.Errorf("a verdict found for name %q, tool %s", miss.name, miss.k.tool)
+		}
+	}
+	if _, ok := m.get(m.hashOf(text(0), "s"), k, text(0)); ok {
+		t.Error("a verdict two generations old is still found")
+	}
+}
