@@ -42,16 +42,17 @@ func (c *Cache) Reset() { c.verdicts.Reset() }
 // Len is the number of verdicts in the current generation.
 func (c *Cache) Len() int { return c.verdicts.Len() }
 
-// cacheKey is everything outside the definition's bytes a verdict depends
-// on. The registry pointer keeps the registry alive while cached, so it
+// readerKey is everything outside the entry a verdict depends on: the
+// registry and the reader (tool, dialect, effects), and whether the entry
+// is merged (Entry.Merged); the entry is its name and definition's bytes.
+// The registry pointer keeps the registry alive while cached, so it
 // cannot be confused with a later one at the same address; Effects is a
 // pointer into it.
-type cacheKey struct {
+type readerKey struct {
 	reg     *registry.Registry
+	effects *registry.Effects
 	tool    registry.ToolID
 	dialect registry.DialectID
-	effects *registry.Effects
-	name    string
 	merged  bool
 }
 

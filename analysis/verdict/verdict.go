@@ -217,14 +217,14 @@ func Of(c *Cache, reg *registry.Registry, r *registry.Reader, e Entry) *Verdict 
 	if c == nil {
 		return judge(reg, r, e)
 	}
-	k := cacheKey{reg: reg, tool: r.Tool, dialect: r.Dialect, effects: r.Effects, name: e.Name, merged: e.Merged}
+	k := readerKey{reg: reg, effects: r.Effects, tool: r.Tool, dialect: r.Dialect, merged: e.Merged}
 	h := c.verdicts.hashOf(e.Text, e.Name)
-	if v, ok := c.verdicts.get(h, k, e.Text); ok {
+	if v, ok := c.verdicts.get(h, k, e.Name, e.Text); ok {
 		return v
 	}
 	v := judge(reg, r, e)
 	c.judged.Add(1)
-	c.verdicts.put(h, k, e.Text, v)
+	c.verdicts.put(h, k, e.Name, e.Text, v)
 	return v
 }
 

@@ -41,17 +41,10 @@ type verdictSlot struct {
 	inline [2]readerVerdict
 }
 
-// readerVerdict is one reader's verdict in a slot: k is its cacheKey
-// without the name (the slot's).
+// readerVerdict is one reader's verdict in a slot.
 type readerVerdict struct {
-	k cacheKey
+	k readerKey
 	v *Verdict
-}
-
-// readerKeyOf is k without the name.
-func readerKeyOf(k cacheKey) cacheKey {
-	k.name = ""
-	return k
 }
 
 // view is b's bytes as a string, not a copy: for comparisons only, never
@@ -83,7 +76,7 @@ func findSlot(t map[uint64]*verdictSlot, h uint64, text, name string) *verdictSl
 	return nil
 }
 
-func (s *verdictSlot) get(rk cacheKey) (*Verdict, bool) {
+func (s *verdictSlot) get(rk readerKey) (*Verdict, bool) {
 	for i := range s.verdicts {
 		if s.verdicts[i].k == rk {
 			return s.verdicts[i].v, true
@@ -101,31 +94,32 @@ func (m *verdictMemo) Fit(n int) {
 	texts.fit(2 * n)
 }
 
-// get returns the verdict of k on text, hashed as h (hashOf).
-func (m *verdictMemo) get(h uint64, k cacheKey, text []byte) (*Verdict, bool) {
+// get returns the verdict of rk on the entry (name, text), hashed as h
+// (hashOf).
+func (m *verdictMemo) get(h uint64, rk readerKey, name string, text []byte) (*Verdict, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	rk, t := readerKeyOf(k), view(text)
-	if s := findSlot(m.cur, h, t, k.name); s != nil {
+	t := view(text)
+	if s := findSlot(m.cur, h, t, name); s != nil {
 		if v, ok := s.get(rk); ok {
 			return v, true
 		}
 	}
-	if s := findSlot(m.old, h, t, k.name); s != nil {
+	if s := findSlot(m.old, h, t, name); s != nil {
 		if v, ok := s.get(rk); ok {
 			// The old slot's text is the memo's own: kept as is.
-			m.insert(h, rk, s.text, true, k.name, v)
+			m.insert(h, rk, s.text, true, name, v)
 			return v, true
 		}
 	}
 	return nil, false
 }
 
-// put stores v as k's verdict on text, hashed as h.
-func (m *verdictMemo) put(h uint64, k cacheKey, text []byte, v *Verdict) {
+// put stores v as rk's verdict on the entry (name, text), hashed as h.
+func (m *verdictMemo) put(h uint64, rk readerKey, name string, text []byte, v *Verdict) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.insert(h, readerKeyOf(k), view(text), false, k.name, v)
+	m.insert(h, rk, view(text), false, name, v)
 }
 
 // insert adds to the current generation, turning generations over when it
@@ -133,7 +127,7 @@ func (m *verdictMemo) put(h uint64, k cacheKey, text []byte, v *Verdict) {
 // caller's bytes (view) that a new slot interns. A verdict already stored
 // for the key (two goroutines computed it) is replaced. The caller holds
 // m.mu.
-func (m *verdictMemo) insert(h uint64, rk cacheKey, text string, owned bool, name string, v *Verdict) {
+func (m *verdictMemo) insert(h uint64, rk readerKey, text string, owned bool, name string, v *Verdict) {
 	if m.n >= max(MemoGeneration, m.gen) {
 		m.old, m.cur, m.n = m.cur, nil, 0
 	}

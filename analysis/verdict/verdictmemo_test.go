@@ -65,14 +65,14 @@ func TestCacheHashCollisionNeverSharesAVerdict(t *testing.T) {
 func TestVerdictMemoGenerations(t *testing.T) {
 	var m verdictMemo
 	m.hash = func(text []byte, _ string) uint64 { return uint64(len(text) % 8) }
-	k := cacheKey{tool: "claude-code", dialect: "claude-code", name: "s"}
+	k := readerKey{tool: "claude-code", dialect: "claude-code"}
 	text := func(i int) []byte { return []byte(fmt.Sprintf(`{"command": "x%d"}`, i)) }
 	verdicts := map[int]*Verdict{}
 	total := 3*MemoGeneration + 7
 	for i := range total {
 		v := &Verdict{}
 		verdicts[i] = v
-		m.put(m.hashOf(text(i), "s"), k, text(i), v)
+		m.put(m.hashOf(text(i), "s"), k, "s", text(i), v)
 	}
 	slots := func(t map[uint64]*verdictSlot) (n int) {
 		for _, s := range t {
@@ -89,12 +89,12 @@ func TestVerdictMemoGenerations(t *testing.T) {
 		t.Errorf("Len = %d, current generation holds %d", m.Len(), slots(m.cur))
 	}
 	last := total - 1
-	if v, ok := m.get(m.hashOf(text(last), "s"), k, text(last)); !ok || v != verdicts[last] {
+	if v, ok := m.get(m.hashOf(text(last), "s"), k, "s", text(last)); !ok || v != verdicts[last] {
 		t.Error("the most recent verdict is not found")
 	}
 	// The oldest of the previous generation: found, and kept on.
 	old := total - MemoGeneration - 7
-	if v, ok := m.get(m.hashOf(text(old), "s"), k, text(old)); !ok || v != verdicts[old] {
+	if v, ok := m.get(m.hashOf(text(old), "s"), k, "s", text(old)); !ok || v != verdicts[old] {
 		t.Fatalf("a verdict of the previous generation is lost or wrong")
 	}
 	if s := findSlot(m.cur, m.hashOf(text(old), "s"), string(text(old)), "s"); s == nil {
@@ -102,13 +102,13 @@ func TestVerdictMemoGenerations(t *testing.T) {
 	}
 	for _, miss := range []struct {
 		name string
-		k    cacheKey
-	}{{"other", cacheKey{tool: "claude-code", dialect: "claude-code", name: "other"}}, {"s", cacheKey{tool: "vscode", dialect: "vscode", name: "s"}}} {
-		if _, ok := m.get(m.hashOf(text(last), miss.name), miss.k, text(last)); ok {
-			t.Errorf("a verdict found for name %q, tool %s", miss.name, miss.k.tool)
+		k    readerKey
+	}{{"other", k}, {"s", readerKey{tool: "vscode", dialect: "vscode"}}, {"s", readerKey{tool: "claude-code", dialect: "claude-code", merged: true}}} {
+		if _, ok := m.get(m.hashOf(text(last), miss.name), miss.k, miss.name, text(last)); ok {
+			t.Errorf("a verdict found for name %q, %+v", miss.name, miss.k)
 		}
 	}
-	if _, ok := m.get(m.hashOf(text(0), "s"), k, text(0)); ok {
+	if _, ok := m.get(m.hashOf(text(0), "s"), k, "s", text(0)); ok {
 		t.Error("a verdict two generations old is still found")
 	}
 }
