@@ -73,36 +73,77 @@ type lexer struct {
 // fills t in place: a token is several words, and this is the innermost
 // loop of Parse.)
 func (l *lexer) next(t *token) {
-	l.skipTrivia()
-	start := l.pos
-	if start == len(l.src) {
-		*t = token{kind: tokEOF, span: span.New(start, start)}
-		return
+	// Most tokens follow another directly or after one space (": ",
+	// "},"), and then skipTrivia is not worth a call.
+	src, start := l.src, l.pos
+	if start < len(src) && src[start] == ' ' {
+		start++
 	}
-	c := l.src[start]
-	if k := punctuation(c); k != tokEOF {
-		l.pos++
-		*t = token{kind: k, span: span.New(start, l.pos)}
-		return
+	if start == len(src) || byteClass[src[start]] == classTrivia {
+		l.pos = start
+		l.skipTrivia()
+		start = l.pos
+		if start == len(src) {
+			*t = token{kind: tokEOF, span: span.New(start, start)}
+			return
+		}
 	}
-	switch {
-	case c == '"' || c == '\'':
+	c := src[start]
+	switch k := byteClass[c]; k {
+	case classString:
+		l.pos = start
 		l.string(c, t)
 		return
-	case isWordByte(c):
-		src, i := l.src, start+1
-		for i < len(src) && isWordByte(src[i]) {
+	case classWord:
+		i := start + 1
+		for i < len(src) && byteClass[src[i]] == classWord {
 			i++
 		}
 		l.pos = i
 		*t = token{kind: tokWord, span: span.New(start, i)}
 		return
+	case classJunk, classTrivia: // a '/' that starts no comment is junk
+		l.pos = start
+		for l.pos < len(src) && l.isJunk(l.pos) {
+			l.pos++
+		}
+		*t = token{kind: tokJunk, span: span.New(start, l.pos)}
+		return
+	default: // punctuation
+		l.pos = start + 1
+		*t = token{kind: tokenKind(k), span: span.New(start, start+1)}
 	}
-	for l.pos < len(l.src) && l.isJunk(l.pos) {
-		l.pos++
-	}
-	*t = token{kind: tokJunk, span: span.New(start, l.pos)}
 }
+
+// Byte classes for next, beside the punctuation token kinds: what a byte
+// that is not whitespace starts.
+const (
+	classString = 0x10 + iota // a quote
+	classWord                 // a word byte (isWordByte)
+	classTrivia               // whitespace or '/', which may start a comment
+	classJunk                 // anything else
+)
+
+// byteClass maps each byte to the kind of token it starts (punctuation)
+// or to its class.
+var byteClass = func() (t [256]uint8) {
+	for c := range 256 {
+		b := byte(c)
+		switch {
+		case punctuation(b) != tokEOF:
+			t[c] = uint8(punctuation(b))
+		case b == '"' || b == '\'':
+			t[c] = classString
+		case isWordByte(b):
+			t[c] = classWord
+		case isSpace(b) || b == '/':
+			t[c] = classTrivia
+		default:
+			t[c] = classJunk
+		}
+	}
+	return t
+}()
 
 func punctuation(c byte) tokenKind {
 	switch c {
