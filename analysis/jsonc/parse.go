@@ -561,9 +561,8 @@ func (p *parser) members(obj *Node, mark, depth int) {
 // member skimmed over (see Skim).
 func (p *parser) member(depth int) *Member {
 	m := take(&p.mem.members, p.mem.chunk)
-	m.Key = p.key()
 	m.Colon = -1
-	if p.colon(m) {
+	if p.keyColon(m) || p.colon(m) {
 		if p.skim != nil && p.skim.active {
 			return p.skimMember(m, depth)
 		}
@@ -591,6 +590,34 @@ func (p *parser) key() *Node {
 	p.errorf(sp, CodeUnquotedKey, "property name %s must be in double quotes", truncate(n.Str))
 	p.skip()
 	return n
+}
+
+// keyColon parses the key of m and, if only spaces separate it from a
+// ':', the colon too, without lexing it as a token: the shape of nearly
+// every member. It reports whether it consumed the colon; if not, the
+// current token is the one after the key.
+func (p *parser) keyColon(m *Member) bool {
+	if p.tok.kind != tokString || p.hasAhead {
+		m.Key = p.key()
+		return false
+	}
+	n := p.newNode(String, p.tok.span)
+	n.Str, n.Closed = p.own(p.str(&p.tok)), p.tok.closed
+	m.Key = n
+	src, i := p.src, p.pos // the lexer is right after the key
+	for i < len(src) && src[i] == ' ' {
+		i++
+	}
+	if i == len(src) || src[i] != ':' {
+		p.accept()
+		return false
+	}
+	m.Colon = i
+	p.clean = true // as accepting the key, then the colon, leaves it
+	p.prevEnd = i + 1
+	p.pos = i + 1
+	p.next(&p.tok)
+	return true
 }
 
 // colon consumes the ':' after a key, recording it in m, and reports
