@@ -3,6 +3,7 @@ package jsonc
 import (
 	"bytes"
 	"fmt"
+	"math/bits"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -253,7 +254,11 @@ func (l *lexer) string(quote byte, t *token) {
 	for i < len(src) {
 		// Skip the bytes that need no attention, most of a string,
 		// eight at a time, then one at a time.
-		for i+8 <= len(src) && plainWord(word(src, i)) {
+		for i+8 <= len(src) {
+			if m := specialBytes(word(src, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
 		for i < len(src) && !strSpecial[src[i]] {

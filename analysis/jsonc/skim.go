@@ -1,6 +1,7 @@
 package jsonc
 
 import (
+	"math/bits"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -220,8 +221,12 @@ func scanKey(src []byte, i int) (int, bool) {
 func skipSpace(src []byte, i int) int {
 	for i < len(src) {
 		switch src[i] {
-		case ' ': // indentation, eight spaces at a time
-			for i+8 <= len(src) && word(src, i) == ones*' ' {
+		case ' ': // indentation, eight spaces at a time, then to its end
+			for i+8 <= len(src) {
+				if x := word(src, i) ^ ones*' '; x != 0 {
+					i += bits.TrailingZeros64(x) >> 3
+					break
+				}
 				i += 8
 			}
 			for i < len(src) && src[i] == ' ' {
@@ -250,13 +255,14 @@ func word(src []byte, i int) uint64 {
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
-// plainWord reports whether none of the bytes of w is special in a string
-// (see strSpecial): a quote of either kind, a backslash, a control
-// character or a non-ASCII byte. A byte sets its high bit in w-0x20 if it
-// is below 0x20, in (w^c)-1 if it is c, and in w if it is not ASCII.
-func plainWord(w uint64) bool {
+// specialBytes has the high bit set of the first byte of w that is
+// special in a string (see strSpecial), and maybe of later ones; it is
+// zero if there is none. A byte sets its high bit in w-0x20 if it is
+// below 0x20, in (w^c)-1 if it is c, and in w if it is not ASCII; a
+// borrow carries only upwards, from a byte that is special.
+func specialBytes(w uint64) uint64 {
 	dq, sq, bs := w^(ones*'"'), w^(ones*'\''), w^(ones*'\\')
-	return ((w-ones*0x20)|(dq-ones)|(sq-ones)|(bs-ones)|w)&highs == 0
+	return ((w - ones*0x20) | (dq - ones) | (sq - ones) | (bs - ones) | w) & highs
 }
 
 // strictSpecial marks the bytes a strict string scan stops at: the quote,
