@@ -156,9 +156,12 @@ func (c *strCache) get(s string) string {
 // costs a copy, never a wrong string.
 func strHash(s string) uint64 {
 	var h uint64
-	if len(s) >= 8 {
+	switch {
+	case len(s) >= 8:
 		h = le64(s) ^ le64(s[len(s)-8:])*0x9e3779b97f4a7c15
-	} else {
+	case len(s) >= 4: // two loads that overlap unless len(s) == 8
+		h = uint64(le32(s)) | uint64(le32(s[len(s)-4:]))<<32
+	default:
 		for i := range len(s) {
 			h = h<<8 | uint64(s[i])
 		}
@@ -173,6 +176,12 @@ func le64(s string) uint64 {
 	_ = s[7]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// le32 is the little-endian word of the first four bytes of s.
+func le32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // ownSeed seeds File.Hash.
