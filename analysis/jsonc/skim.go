@@ -219,13 +219,14 @@ func scanKey(src []byte, i int) (int, bool) {
 }
 
 func skipSpace(src []byte, i int) int {
+outer:
 	for i < len(src) {
 		switch src[i] {
 		case ' ': // indentation, eight spaces at a time, then to its end
 			for i+8 <= len(src) {
 				if x := word(src, i) ^ ones*' '; x != 0 {
 					i += bits.TrailingZeros64(x) >> 3
-					break
+					continue outer
 				}
 				i += 8
 			}
