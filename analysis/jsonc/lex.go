@@ -74,11 +74,22 @@ type lexer struct {
 // fills t in place: a token is several words, and this is the innermost
 // loop of Parse.)
 func (l *lexer) next(t *token) {
-	// Most tokens follow another directly or after one space (": ",
-	// "},"), and then skipTrivia is not worth a call.
+	// Most tokens follow another directly, after one space (": ") or at
+	// the start of an indented line, and then skipTrivia is not worth a
+	// call.
 	src, start := l.src, l.pos
-	if start < len(src) && src[start] == ' ' {
-		start++
+	if start < len(src) {
+		switch src[start] {
+		case ' ':
+			start++
+		case '\n':
+			start++
+			if start+8 <= len(src) {
+				if x := word(src, start) ^ ones*' '; x != 0 {
+					start += bits.TrailingZeros64(x) >> 3
+				}
+			}
+		}
 	}
 	if start == len(src) || byteClass[src[start]] == classTrivia {
 		l.pos = start
