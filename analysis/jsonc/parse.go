@@ -138,11 +138,11 @@ type strCache struct {
 
 func (c *strCache) get(s string) string {
 	h := strHash(s)
-	hot := &c.hot[uint8(h)]
+	hot := &c.hot[uint8(h>>56)]
 	if *hot == s {
 		return *hot
 	}
-	seen := &c.seen[uint8(h>>8)]
+	seen := &c.seen[uint8(h>>48)]
 	if *seen == s {
 		*hot = *seen
 		return *hot
