@@ -262,6 +262,20 @@ func (l *lexer) string(quote byte, t *token) {
 	// Fast path: no escapes, control characters or invalid UTF-8, so the
 	// value is a substring of the text.
 	src, i := l.src, start+1
+	if quote == '"' { // the shape of nearly every string: plain bytes, then '"'
+		for i+8 <= len(src) {
+			if m := specialBytes(word(src, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				if src[i] == '"' {
+					l.pos = i + 1
+					*t = token{kind: tokString, span: span.New(start, i+1), closed: true}
+					return
+				}
+				break
+			}
+			i += 8
+		}
+	}
 	for i < len(src) {
 		// Skip the bytes that need no attention, most of a string,
 		// eight at a time, then one at a time.
