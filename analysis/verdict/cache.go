@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"strconv"
+	"sync"
 	"sync/atomic"
 
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
@@ -24,6 +25,26 @@ type Cache struct {
 	// judged counts the verdicts computed (cache misses): tests assert
 	// that an unchanged entry is not judged again.
 	judged atomic.Int64
+
+	// flights are the verdicts being judged: a file's rules, its
+	// project rules and the workspace's effective view run on both cores
+	// and may miss on the same entry at once; the second waits for the
+	// first's verdict instead of judging it again.
+	flightMu sync.Mutex
+	flights  map[flightKey]*flight
+}
+
+// flightKey is what a verdict is cached by.
+type flightKey struct {
+	k          readerKey
+	name, text string
+}
+
+// flight is one verdict being judged; v is set before done is closed
+// (nil if judging panicked: a waiter then judges for itself).
+type flight struct {
+	done chan struct{}
+	v    *Verdict
 }
 
 // Fit makes room for n verdicts in one generation (Memo.Fit): the

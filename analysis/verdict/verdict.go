@@ -222,9 +222,37 @@ func Of(c *Cache, reg *registry.Registry, r *registry.Reader, e Entry) *Verdict 
 	if v, ok := c.verdicts.get(h, k, e.Name, e.Text); ok {
 		return v
 	}
+	fk := flightKey{k, e.Name, string(e.Text)}
+	c.flightMu.Lock()
+	if f, ok := c.flights[fk]; ok {
+		c.flightMu.Unlock()
+		<-f.done
+		if f.v != nil {
+			return f.v
+		}
+		return judge(reg, r, e)
+	}
+	// A flight may have landed between the lookup and the lock.
+	if v, ok := c.verdicts.get(h, k, e.Name, e.Text); ok {
+		c.flightMu.Unlock()
+		return v
+	}
+	f := &flight{done: make(chan struct{})}
+	if c.flights == nil {
+		c.flights = map[flightKey]*flight{}
+	}
+	c.flights[fk] = f
+	c.flightMu.Unlock()
+	defer func() {
+		c.flightMu.Lock()
+		delete(c.flights, fk)
+		c.flightMu.Unlock()
+		close(f.done)
+	}()
 	v := judge(reg, r, e)
 	c.judged.Add(1)
 	c.verdicts.put(h, k, e.Name, e.Text, v)
+	f.v = v
 	return v
 }
 
