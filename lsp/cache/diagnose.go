@@ -167,6 +167,8 @@ func (s *Snapshot) Config(dir string, opts DiagnoseOptions) (rules.Config, strin
 type analysisMemo struct {
 	mu      sync.Mutex
 	entries map[string]analysisEntry
+	// running holds the analysis in progress of each path (get).
+	running map[string]*analysisCall
 	// computed counts the analyses made, for tests.
 	computed int
 }
@@ -177,6 +179,13 @@ type analysisEntry struct {
 	lookups    *lookupCache
 	exists     map[string]bool // the FileExists answers the analysis used
 	found      []rules.Diagnostic
+}
+
+// analysisCall is an analysis in progress; done is closed when it ends.
+type analysisCall struct {
+	key        analysisKey
+	generation uint64
+	done       chan struct{}
 }
 
 // analysisKey is what a file's findings are computed from, besides the
@@ -217,25 +226,64 @@ func (m *analysisMemo) seen(path string) bool {
 // get returns path's findings for key in snap, computing them when the
 // memo holds none that still hold. The result is shared: callers must not
 // modify it.
+//
+// Callers asking at once for the same path, key and generation share one
+// computation: the diagnostics worker and a code action request Diagnose
+// the same file of the same snapshot right after each edit (VS Code asks
+// for code actions on every change), and each used to run the whole
+// analysis. The others wait for the first; if it panics, they compute
+// their own.
 func (m *analysisMemo) get(snap *Snapshot, path string, key analysisKey, compute func(*existsLog) []rules.Diagnostic) []rules.Diagnostic {
-	m.mu.Lock()
-	e, ok := m.entries[path]
-	m.mu.Unlock()
-	if ok && e.key == key && e.stillHolds(snap) {
-		if e.generation != snap.generation {
-			m.mu.Lock()
-			if cur, ok := m.entries[path]; ok && cur.key == key && cur.lookups == e.lookups {
-				cur.generation = max(cur.generation, snap.generation)
-				m.entries[path] = cur
+	for {
+		m.mu.Lock()
+		e, ok := m.entries[path]
+		m.mu.Unlock()
+		if ok && e.key == key && e.stillHolds(snap) {
+			if e.generation != snap.generation {
+				m.mu.Lock()
+				if cur, ok := m.entries[path]; ok && cur.key == key && cur.lookups == e.lookups {
+					cur.generation = max(cur.generation, snap.generation)
+					m.entries[path] = cur
+				}
+				m.mu.Unlock()
 			}
-			m.mu.Unlock()
+			return e.found
 		}
-		return e.found
+		m.mu.Lock()
+		if c := m.running[path]; c != nil && c.key == key && c.generation == snap.generation {
+			m.mu.Unlock()
+			<-c.done
+			continue // its entry, or, if it panicked, nothing: compute here
+		}
+		if e, ok := m.entries[path]; ok && e.key == key && e.generation == snap.generation {
+			m.mu.Unlock() // finished since the first look
+			return e.found
+		}
+		c := &analysisCall{key: key, generation: snap.generation, done: make(chan struct{})}
+		if m.running == nil {
+			m.running = map[string]*analysisCall{}
+		}
+		m.running[path] = c
+		m.mu.Unlock()
+		return m.compute(snap, path, c, compute)
 	}
+}
+
+// compute runs the analysis c stands for and records its findings, then
+// releases the callers waiting for c, even if the analysis panics.
+func (m *analysisMemo) compute(snap *Snapshot, path string, c *analysisCall, compute func(*existsLog) []rules.Diagnostic) []rules.Diagnostic {
+	defer func() {
+		m.mu.Lock()
+		if m.running[path] == c {
+			delete(m.running, path)
+		}
+		m.mu.Unlock()
+		close(c.done)
+	}()
 	var exists existsLog
 	found := compute(&exists)
 	m.mu.Lock()
-	m.entries[path] = analysisEntry{key: key, generation: snap.generation, lookups: snap.lookups, exists: exists.answer, found: found}
+	m.entries[path] = analysisEntry{key: c.key, generation: c.generation, lookups: snap.lookups, exists: exists.answer, found: found}
 	m.computed++
 	m.mu.Unlock()
 	return found

@@ -109,7 +109,9 @@ type Snapshot struct {
 	disk       map[string]*File
 	stats      map[string]bool // Exists answers from a stat
 	workspaces map[string]*WorkspaceAnalysis
-	effective  map[string][]*effective.Result
+	// workspacing holds the Workspace computations in progress.
+	workspacing map[string]chan struct{}
+	effective   map[string][]*effective.Result
 	// effectives is the session's memo of effective configurations
 	// across snapshots; logging records reads for it.
 	effectives *effectiveMemo

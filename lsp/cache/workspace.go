@@ -125,14 +125,43 @@ func (s *Snapshot) parsed(path string) *jsonc.File {
 
 // Workspace computes (once per snapshot and folder set) the effective
 // configurations of every folder and the cross-file findings.
+//
+// Callers asking at once share one computation: the diagnostics worker
+// (through workspaceAsync) and a code action request on the same
+// snapshot each used to compute it. The others wait for the first; if it
+// panics, they compute their own.
 func (s *Snapshot) Workspace(opts DiagnoseOptions) *WorkspaceAnalysis {
 	key := workspaceKey(opts)
-	s.mu.Lock()
-	if w, ok := s.workspaces[key]; ok {
+	for {
+		s.mu.Lock()
+		if w, ok := s.workspaces[key]; ok {
+			s.mu.Unlock()
+			return w
+		}
+		if done, ok := s.workspacing[key]; ok {
+			s.mu.Unlock()
+			<-done
+			continue
+		}
+		if s.workspacing == nil {
+			s.workspacing = map[string]chan struct{}{}
+		}
+		done := make(chan struct{})
+		s.workspacing[key] = done
 		s.mu.Unlock()
-		return w
+		return s.computeWorkspace(key, opts, done)
 	}
-	s.mu.Unlock()
+}
+
+// computeWorkspace computes and records the workspace analysis for key,
+// then closes done, even if it panics.
+func (s *Snapshot) computeWorkspace(key string, opts DiagnoseOptions, done chan struct{}) *WorkspaceAnalysis {
+	defer func() {
+		s.mu.Lock()
+		delete(s.workspacing, key)
+		s.mu.Unlock()
+		close(done)
+	}()
 	w := &WorkspaceAnalysis{}
 	for _, f := range opts.Folders {
 		w.Results = append(w.Results, s.Effective(f.Path, f.GitRoot, opts)...)
