@@ -101,44 +101,11 @@ func restoreDraft(roots ...*jsonschema.Schema) {
 		}
 		seen[s] = true
 		s.Draft = jsonschema.Draft2020
-		for _, c := range children(s) {
+		for _, c := range Subschemas(s) {
 			visit(c)
 		}
 	}
 	for _, r := range roots {
 		visit(r)
 	}
-}
-
-// children lists the subschemas of s.
-func children(s *jsonschema.Schema) []*jsonschema.Schema {
-	out := []*jsonschema.Schema{s.Ref, s.DynamicRef, s.RecursiveRef, s.Not, s.If, s.Then, s.Else,
-		s.Items2020, s.PropertyNames, s.Contains, s.UnevaluatedProperties, s.UnevaluatedItems, s.ContentSchema}
-	out = append(out, s.AllOf...)
-	out = append(out, s.AnyOf...)
-	out = append(out, s.OneOf...)
-	out = append(out, s.PrefixItems...)
-	for _, c := range s.Properties {
-		out = append(out, c)
-	}
-	for _, c := range s.PatternProperties {
-		out = append(out, c)
-	}
-	for _, c := range s.DependentSchemas {
-		out = append(out, c)
-	}
-	for _, v := range s.Dependencies {
-		if c, ok := v.(*jsonschema.Schema); ok {
-			out = append(out, c)
-		}
-	}
-	for _, v := range []any{s.AdditionalProperties, s.Items, s.AdditionalItems} {
-		switch v := v.(type) {
-		case *jsonschema.Schema:
-			out = append(out, v)
-		case []*jsonschema.Schema:
-			out = append(out, v...)
-		}
-	}
-	return out
 }

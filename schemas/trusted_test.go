@@ -119,7 +119,7 @@ func dumpSchemas(root *jsonschema.Schema) string {
 		}
 		seen[s] = true
 		lines = append(lines, s.Location+" "+dumpValue(reflect.ValueOf(s).Elem(), 0))
-		for _, c := range children(s) {
+		for _, c := range Subschemas(s) {
 			visit(c)
 		}
 	}

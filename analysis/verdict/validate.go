@@ -554,7 +554,7 @@ func schemaIndex(branch *jsonschema.Schema) map[string]*jsonschema.Schema {
 			return
 		}
 		idx[s.Location] = s
-		for _, c := range schemaChildren(s) {
+		for _, c := range schemas.Subschemas(s) {
 			visit(c)
 		}
 	}
@@ -564,34 +564,6 @@ func schemaIndex(branch *jsonschema.Schema) map[string]*jsonschema.Schema {
 	}
 	schemaIndexes.m[branch] = idx
 	return idx
-}
-
-// schemaChildren lists the subschemas of s that validation can descend into.
-func schemaChildren(s *jsonschema.Schema) []*jsonschema.Schema {
-	out := []*jsonschema.Schema{s.Ref, s.DynamicRef, s.RecursiveRef, s.Not, s.If, s.Then, s.Else,
-		s.Items2020, s.PropertyNames, s.Contains, s.UnevaluatedProperties, s.UnevaluatedItems}
-	out = append(out, s.AllOf...)
-	out = append(out, s.AnyOf...)
-	out = append(out, s.OneOf...)
-	out = append(out, s.PrefixItems...)
-	for _, c := range s.Properties {
-		out = append(out, c)
-	}
-	for _, c := range s.PatternProperties {
-		out = append(out, c)
-	}
-	for _, c := range s.DependentSchemas {
-		out = append(out, c)
-	}
-	for _, v := range []any{s.AdditionalProperties, s.Items, s.AdditionalItems} {
-		switch v := v.(type) {
-		case *jsonschema.Schema:
-			out = append(out, v)
-		case []*jsonschema.Schema:
-			out = append(out, v...)
-		}
-	}
-	return out
 }
 
 // schemaServerDefs are, per dialect, the $defs that describe one server entry:
