@@ -69,8 +69,8 @@ func ParseSettings(content []byte) (Settings, []string) {
 	// Where each ignore entry is, for the finding that reports it unused.
 	if m := f.Root.Get("ignore"); m != nil && m.Value != nil && m.Value.Kind == jsonc.Array {
 		for i := range s.Ignore {
-			if j := s.Ignore[i].index; j < len(m.Value.Elements) {
-				s.Ignore[i].Span = m.Value.Elements[j].Span
+			if j := s.Ignore[i].index; j < len(m.Value.Elements()) {
+				s.Ignore[i].Span = m.Value.Elements()[j].Span
 			}
 		}
 	}

@@ -181,7 +181,7 @@ func renameSyncRecords(d *document, edits []fix.Edit, old, newName string) []fix
 		if entries == nil || entries.Kind != jsonc.Array {
 			continue
 		}
-		for _, e := range entries.Elements {
+		for _, e := range entries.Elements() {
 			server, source, target := e.Lookup("server"), e.Lookup("source"), e.Lookup("target")
 			if server == nil || source == nil || target == nil || server.Kind != jsonc.String || source.Kind != jsonc.String || target.Kind != jsonc.String {
 				continue

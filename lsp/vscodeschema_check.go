@@ -247,7 +247,7 @@ func vsValidate(n *jsonc.Node, s *vsSchema, res *vsResult, matches *[]vsMatch) {
 		vsObject(n, s, res, matches)
 	case jsonc.Array:
 		if s.Items != nil {
-			for _, e := range n.Elements {
+			for _, e := range n.Elements() {
 				var sub vsResult
 				vsValidate(e, s.Items, &sub, matches)
 				res.mergePropertyMatch(&sub)
@@ -309,7 +309,7 @@ func vsAlternatives(n *jsonc.Node, alts []*vsSchema, maxOneMatch bool, res *vsRe
 // string value of that property selects the alternatives listing it.
 // nil: try them all.
 func vsDiscriminated(n *jsonc.Node, alts []*vsSchema) []*vsSchema {
-	if len(alts) < 2 || n.Kind != jsonc.Object || len(n.Members) == 0 {
+	if len(alts) < 2 || n.Kind != jsonc.Object || len(n.Members()) == 0 {
 		return nil
 	}
 	type values map[string][]int // JSON of an enum value -> alternatives
@@ -350,11 +350,11 @@ func vsDiscriminated(n *jsonc.Node, alts []*vsSchema) []*vsSchema {
 			continue
 		}
 		// The first member of that name, as VS Code's find() does.
-		i := slices.IndexFunc(n.Members, func(m *jsonc.Member) bool { return m.Key.Str == k })
-		if i < 0 || n.Members[i].Value.Kind != jsonc.String {
+		i := slices.IndexFunc(n.Members(), func(m *jsonc.Member) bool { return m.Key.Str == k })
+		if i < 0 || n.Members()[i].Value.Kind != jsonc.String {
 			return nil
 		}
-		m := n.Members[i]
+		m := n.Members()[i]
 		j, _ := json.Marshal(m.Value.Str)
 		var out []*vsSchema
 		for _, i := range byProp[k][string(j)] {
@@ -368,7 +368,7 @@ func vsDiscriminated(n *jsonc.Node, alts []*vsSchema) []*vsSchema {
 func vsObject(n *jsonc.Node, s *vsSchema, res *vsResult, matches *[]vsMatch) {
 	values := map[string]*jsonc.Member{} // the last member of a key wins
 	var unseen []string
-	for _, m := range n.Members {
+	for _, m := range n.Members() {
 		if _, dup := values[m.Key.Str]; !dup {
 			unseen = append(unseen, m.Key.Str)
 		}
@@ -409,7 +409,7 @@ func vsObject(n *jsonc.Node, s *vsSchema, res *vsResult, matches *[]vsMatch) {
 			property(k, ap)
 		}
 	}
-	if s.MinProperties != nil && len(n.Members) < *s.MinProperties {
+	if s.MinProperties != nil && len(n.Members()) < *s.MinProperties {
 		res.problems = append(res.problems, vsProblem{node: n, msg: "too few properties"})
 	}
 }

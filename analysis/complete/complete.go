@@ -159,7 +159,7 @@ func inside(n *jsonc.Node, offset int) bool {
 // and the value. rng is what a candidate replaces.
 func (c *ctx) valuePosition() (*jsonc.Member, span.Span, bool) {
 	off := c.in.Offset
-	for _, m := range c.entry.Members {
+	for _, m := range c.entry.Members() {
 		v := m.Value
 		if m.Colon < 0 || off <= m.Colon {
 			continue
@@ -184,7 +184,7 @@ func (c *ctx) valuePosition() (*jsonc.Member, span.Span, bool) {
 // empty at the cursor).
 func (c *ctx) keyPosition() (*jsonc.Member, span.Span, bool) {
 	off := c.in.Offset
-	for _, m := range c.entry.Members {
+	for _, m := range c.entry.Members() {
 		if inside(m.Key, off) {
 			return m, m.Key.Span, true
 		}
@@ -235,7 +235,7 @@ func onlySpace(b []byte) bool {
 // edited (a half-typed "url" must not change the branch).
 func (c *ctx) decoded(editing *jsonc.Member) map[string]any {
 	entry := map[string]any{}
-	for _, m := range c.entry.Members {
+	for _, m := range c.entry.Members() {
 		if m == editing || m.Value.Kind == jsonc.Invalid {
 			continue
 		}
@@ -277,7 +277,7 @@ type keyInfo struct {
 func (c *ctx) keys(editing *jsonc.Member, rng span.Span) []Item {
 	entry := c.decoded(editing)
 	present := map[string]bool{}
-	for _, m := range c.entry.Members {
+	for _, m := range c.entry.Members() {
 		if m != editing {
 			present[m.Key.Str] = true
 		}

@@ -133,7 +133,7 @@ func tomlEntryAt(in Input, lineStart int) *jsonc.Node {
 
 // memberAt is the entry's member whose key spans rng, nil if none.
 func memberAt(entry *jsonc.Node, rng span.Span) *jsonc.Member {
-	for _, m := range entry.Members {
+	for _, m := range entry.Members() {
 		if m.Key != nil && m.Key.Span == rng {
 			return m
 		}
@@ -143,11 +143,11 @@ func memberAt(entry *jsonc.Node, rng span.Span) *jsonc.Member {
 
 // memberNamed is the entry's member called key, nil if none.
 func memberNamed(entry *jsonc.Node, key string) *jsonc.Member {
-	i := slices.IndexFunc(entry.Members, func(m *jsonc.Member) bool { return m.Key != nil && m.Key.Str == key })
+	i := slices.IndexFunc(entry.Members(), func(m *jsonc.Member) bool { return m.Key != nil && m.Key.Str == key })
 	if i < 0 {
 		return nil
 	}
-	return entry.Members[i]
+	return entry.Members()[i]
 }
 
 func isBareByte(c byte) bool {

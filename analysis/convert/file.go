@@ -75,7 +75,7 @@ func ConvertFile(from, to Dialect, content []byte) (out []byte, losses []Loss, e
 		mapKey = "mcpServers" // VS Code's deprecated spelling, read when servers is absent
 	}
 	var inputs any = []any{}
-	for _, m := range f.Root.Members {
+	for _, m := range f.Root.Members() {
 		if m.Key == nil || f.Root.Get(m.Key.Str) != m {
 			continue
 		}
@@ -98,7 +98,7 @@ func ConvertFile(from, to Dialect, content []byte) (out []byte, losses []Loss, e
 			return nil, nil, fmt.Errorf("%s must be an object of servers", mapKey)
 		}
 		seen := map[string]bool{}
-		for _, m := range mm.Value.Members {
+		for _, m := range mm.Value.Members() {
 			if m.Key == nil {
 				continue
 			}

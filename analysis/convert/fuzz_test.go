@@ -161,7 +161,7 @@ func checkConverted(t *testing.T, from, to string, content, out []byte, losses [
 	// loss says it was dropped; no server comes from nowhere.
 	src := sourceNames(from, parseAs(from, content))
 	got := map[string]bool{}
-	for _, m := range serverMap(to, parsed.Root).Members {
+	for _, m := range serverMap(to, parsed.Root).Members() {
 		got[m.Key.Str] = true
 		if !src[m.Key.Str] {
 			fail("server %q is not in the source", m.Key.Str)
@@ -190,8 +190,8 @@ func checkConverted(t *testing.T, from, to string, content, out []byte, losses [
 		if d.Severity != rules.SeverityError || srcCodes[d.Code] {
 			continue
 		}
-		i := slices.IndexFunc(outServers.Members, func(m *jsonc.Member) bool { return m.Span.Contains(d.Span.Start) })
-		if i >= 0 && slices.ContainsFunc(losses, func(l convert.Loss) bool { return l.Server == outServers.Members[i].Key.Str }) {
+		i := slices.IndexFunc(outServers.Members(), func(m *jsonc.Member) bool { return m.Span.Contains(d.Span.Start) })
+		if i >= 0 && slices.ContainsFunc(losses, func(l convert.Loss) bool { return l.Server == outServers.Members()[i].Key.Str }) {
 			continue
 		}
 		fail("%s at %v: %s", d.Code, d.Span, d.Message)
@@ -255,7 +255,7 @@ func serverMap(d string, root *jsonc.Node) *jsonc.Node {
 // sourceNames are the server names of a source file.
 func sourceNames(d string, f *jsonc.File) map[string]bool {
 	out := map[string]bool{}
-	for _, m := range serverMap(d, f.Root).Members {
+	for _, m := range serverMap(d, f.Root).Members() {
 		if m.Key != nil {
 			out[m.Key.Str] = true
 		}
@@ -270,7 +270,7 @@ func duplicateKey(n *jsonc.Node) string {
 		return ""
 	}
 	seen := map[string]bool{}
-	for _, m := range n.Members {
+	for _, m := range n.Members() {
 		if seen[m.Key.Str] {
 			return m.Key.Str
 		}
@@ -279,7 +279,7 @@ func duplicateKey(n *jsonc.Node) string {
 			return d
 		}
 	}
-	for _, e := range n.Elements {
+	for _, e := range n.Elements() {
 		if d := duplicateKey(e); d != "" {
 			return d
 		}

@@ -46,7 +46,7 @@ func decode(n *jsonc.Node) (any, error) {
 	switch n.Kind {
 	case jsonc.Object:
 		var o Object
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			if m.Key == nil || n.Get(m.Key.Str) != m {
 				continue
 			}
@@ -61,8 +61,8 @@ func decode(n *jsonc.Node) (any, error) {
 		}
 		return o, nil
 	case jsonc.Array:
-		out := make([]any, 0, len(n.Elements))
-		for _, e := range n.Elements {
+		out := make([]any, 0, len(n.Elements()))
+		for _, e := range n.Elements() {
 			v, err := decode(e)
 			if err != nil {
 				return nil, err

@@ -38,7 +38,7 @@ func TestExampleRoundTripsThroughReaders(t *testing.T) {
 			if m == nil {
 				t.Fatalf("%s: no %q", rel, mapKey[readers[0]])
 			}
-			for _, sm := range m.Value.Members {
+			for _, sm := range m.Value.Members() {
 				var s0 *convert.Server
 				var from string
 				for _, d := range readers {

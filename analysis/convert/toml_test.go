@@ -39,13 +39,13 @@ func nodeValue(n *jsonc.Node) any {
 	switch n.Kind {
 	case jsonc.Object:
 		out := map[string]any{}
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			out[m.Key.Str] = nodeValue(m.Value)
 		}
 		return out
 	case jsonc.Array:
 		out := []any{}
-		for _, e := range n.Elements {
+		for _, e := range n.Elements() {
 			out = append(out, nodeValue(e))
 		}
 		return out

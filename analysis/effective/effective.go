@@ -545,7 +545,7 @@ func resolve(c *verdict.Cache, slab *slabs, was *Server, name string, ds []*Defi
 			s.alone = a
 			s.Fields = slab.fields(len(a.fields))
 			for i, f := range a.fields {
-				s.Fields[i] = Field{Key: f.key, From: d, Member: d.Member.Value.Members[f.index]}
+				s.Fields[i] = Field{Key: f.key, From: d, Member: d.Member.Value.Members()[f.index]}
 			}
 			s.Ignored, s.Enabled, s.Variables = a.ignored, a.enabled, a.variables
 			return s
@@ -562,8 +562,8 @@ func mergeFields(s *Server, contributors []*Definition) {
 		if d.Member.Value == nil || d.Member.Value.Kind != jsonc.Object {
 			continue
 		}
-		for i := len(d.Member.Value.Members) - 1; i >= 0; i-- {
-			m := d.Member.Value.Members[i]
+		for i := len(d.Member.Value.Members()) - 1; i >= 0; i-- {
+			m := d.Member.Value.Members()[i]
 			// A definition has a handful of fields: a scan of those taken
 			// so far is cheaper than a set per server.
 			if m.Key == nil || slices.ContainsFunc(s.Fields, func(f Field) bool { return f.Key == m.Key.Str }) {
@@ -641,7 +641,7 @@ func aloneOf(c *verdict.Cache, d *Definition) *alone {
 		mergeFields(s, []*Definition{d})
 		a := &alone{ignored: s.Ignored, enabled: s.Enabled, variables: s.Variables, fields: make([]aloneField, len(s.Fields))}
 		for i, f := range s.Fields {
-			a.fields[i] = aloneField{key: f.Key, index: slices.Index(v.Members, f.Member)}
+			a.fields[i] = aloneField{key: f.Key, index: slices.Index(v.Members(), f.Member)}
 		}
 		return a
 	}).(*alone)
@@ -657,7 +657,7 @@ func (a *alone) of(d *Definition) *alone {
 		return nil
 	}
 	for _, f := range a.fields {
-		if f.index < 0 || f.index >= len(v.Members) || v.Members[f.index].Key == nil || v.Members[f.index].Key.Str != f.key {
+		if f.index < 0 || f.index >= len(v.Members()) || v.Members()[f.index].Key == nil || v.Members()[f.index].Key.Str != f.key {
 			return nil
 		}
 	}
@@ -802,10 +802,10 @@ func serverMembers(root *jsonc.Node, path []string) []*jsonc.Member {
 	if n == nil {
 		return nil
 	}
-	if n.KeysUnique() && !slices.ContainsFunc(n.Members, func(m *jsonc.Member) bool { return m.Key == nil }) {
+	if n.KeysUnique() && !slices.ContainsFunc(n.Members(), func(m *jsonc.Member) bool { return m.Key == nil }) {
 		// The parser saw no key twice (a large map): every member, as
 		// they are. Shared with the parse: read-only.
-		return n.Members
+		return n.Members()
 	}
 	sm := &rules.ServerMap{Node: n}
 	var out []*jsonc.Member

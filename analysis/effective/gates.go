@@ -252,7 +252,7 @@ func stringList(m *jsonc.Member) []string {
 		return nil
 	}
 	var out []string
-	for _, e := range m.Value.Elements {
+	for _, e := range m.Value.Elements() {
 		if e.Kind == jsonc.String {
 			out = append(out, e.Str)
 		}
@@ -299,7 +299,7 @@ func (g *gateReader) readProjectTrust(layer *registry.Layer, dir string) Gate {
 	best, level, from := "", "", ""
 	for _, gf := range g.gateObjects(layer) {
 		path, table := gf.path, gf.obj
-		for _, m := range table.Members {
+		for _, m := range table.Members() {
 			if m.Key == nil || m.Value == nil || m.Value.Kind != jsonc.Object {
 				continue
 			}

@@ -158,7 +158,7 @@ func (v *varHinter) hints(out []Hint, s *rules.Server) []Hint {
 		return out
 	}
 	v.out, v.seen = out, v.seen[:0]
-	for _, m := range val.Members {
+	for _, m := range val.Members() {
 		if m.Key == nil {
 			continue
 		}
@@ -207,11 +207,11 @@ func (v *varHinter) walk(n *jsonc.Node) {
 			}
 		}
 	case jsonc.Object:
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			v.walk(m.Value)
 		}
 	case jsonc.Array:
-		for _, e := range n.Elements {
+		for _, e := range n.Elements() {
 			v.walk(e)
 		}
 	}
@@ -242,11 +242,11 @@ func walkStrings(n *jsonc.Node, fn func(*jsonc.Node)) {
 	case jsonc.String:
 		fn(n)
 	case jsonc.Object:
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			walkStrings(m.Value, fn)
 		}
 	case jsonc.Array:
-		for _, e := range n.Elements {
+		for _, e := range n.Elements() {
 			walkStrings(e, fn)
 		}
 	}

@@ -95,7 +95,7 @@ func fieldAt(s *rules.Server, n *jsonc.Node) *jsonc.Member {
 	if v == nil || v.Kind != jsonc.Object {
 		return nil
 	}
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		if m.Key == n || m.Value == n {
 			return m
 		}
@@ -334,8 +334,8 @@ func render(n *jsonc.Node) string {
 	case jsonc.String:
 		return MaskIfSecret(n.Str)
 	case jsonc.Array:
-		parts := make([]string, 0, len(n.Elements))
-		for _, e := range n.Elements {
+		parts := make([]string, 0, len(n.Elements()))
+		for _, e := range n.Elements() {
 			parts = append(parts, render(e))
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
@@ -369,7 +369,7 @@ func fieldsOf(m *jsonc.Member, path string) []Field {
 	if m.Value == nil || m.Value.Kind != jsonc.Object {
 		return nil
 	}
-	for _, f := range m.Value.Members {
+	for _, f := range m.Value.Members() {
 		if m.Value.Get(f.Key.Str) == f {
 			out = append(out, Field{Key: f.Key.Str, From: d, Member: f})
 		}
@@ -457,7 +457,7 @@ func objectKeys(n *jsonc.Node) []string {
 		return nil
 	}
 	var keys []string
-	for _, m := range n.Members {
+	for _, m := range n.Members() {
 		if !slices.Contains(keys, m.Key.Str) {
 			keys = append(keys, m.Key.Str)
 		}

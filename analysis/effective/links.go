@@ -113,7 +113,7 @@ func (in LinkInput) serverLinks(s *rules.Server, add func(n *jsonc.Node, p, base
 		case jsonc.String:
 			words = append(words, m.Value)
 		case jsonc.Array:
-			words = append(words, m.Value.Elements...)
+			words = append(words, m.Value.Elements()...)
 		}
 	}
 	for _, w := range words {

@@ -280,8 +280,8 @@ func commandOf(s *rules.Server) string {
 	case jsonc.String:
 		return v.Str
 	case jsonc.Array:
-		if len(v.Elements) > 0 && v.Elements[0].Kind == jsonc.String {
-			return v.Elements[0].Str
+		if len(v.Elements()) > 0 && v.Elements()[0].Kind == jsonc.String {
+			return v.Elements()[0].Str
 		}
 	}
 	return ""

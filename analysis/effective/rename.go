@@ -136,7 +136,7 @@ func (in RenameInput) listReferences(name string) []Place {
 		if m == nil || m.Value == nil || m.Value.Kind != jsonc.Array {
 			return
 		}
-		for _, e := range m.Value.Elements {
+		for _, e := range m.Value.Elements() {
 			if e.Kind == jsonc.String && (e.Str == name || fold && strings.EqualFold(e.Str, name)) {
 				if p := (Place{Path: path, Span: e.Span}); !seen[p] {
 					seen[p] = true

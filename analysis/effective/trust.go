@@ -112,7 +112,7 @@ func trusted(in Input, t *registry.FolderTrust) bool {
 	}
 	dir := filepath.Clean(in.LaunchDir)
 	longest, level := -1, ""
-	for _, m := range root.Members {
+	for _, m := range root.Members() {
 		if m.Key == nil || m.Value == nil || m.Value.Kind != jsonc.String {
 			continue
 		}
@@ -233,7 +233,7 @@ func (g *profileGates) readEnablement(in Input, e *registry.Enablement) {
 		return
 	}
 	g.disabled = map[string]string{}
-	for _, m := range root.Members {
+	for _, m := range root.Members() {
 		if m.Key == nil || m.Value == nil || m.Value.Kind != jsonc.Object {
 			continue
 		}

@@ -83,13 +83,13 @@ func identityOf(s *Server) string {
 		c := vals[idCommand]
 		switch {
 		case cmdArray && i == idCommand: // OpenCode: program and arguments in one array
-			b = appendList(b, c.Elements[:min(1, len(c.Elements))], nil)
+			b = appendList(b, c.Elements()[:min(1, len(c.Elements()))], nil)
 		case cmdArray && i == idArgs:
 			var more []*jsonc.Node
 			if a := vals[idArgs]; a != nil && a.Kind == jsonc.Array {
-				more = a.Elements
+				more = a.Elements()
 			}
-			b = appendList(b, c.Elements[min(1, len(c.Elements)):], more)
+			b = appendList(b, c.Elements()[min(1, len(c.Elements())):], more)
 		default:
 			b = appendCanonical(b, vals[i])
 		}
@@ -132,8 +132,8 @@ func appendCanonical(b []byte, n *jsonc.Node) []byte {
 	}
 	switch n.Kind {
 	case jsonc.Object:
-		members := make([]*jsonc.Member, 0, len(n.Members))
-		for _, m := range n.Members {
+		members := make([]*jsonc.Member, 0, len(n.Members()))
+		for _, m := range n.Members() {
 			if m.Key != nil {
 				members = append(members, m)
 			}
@@ -156,7 +156,7 @@ func appendCanonical(b []byte, n *jsonc.Node) []byte {
 		}
 		return append(b, '}')
 	case jsonc.Array:
-		return appendList(b, n.Elements, nil)
+		return appendList(b, n.Elements(), nil)
 	case jsonc.String:
 		return strconv.AppendQuote(b, n.Str)
 	case jsonc.Number:
@@ -202,8 +202,8 @@ func programOf(s *Server) string {
 		switch {
 		case f.Key == "command" && v.Kind == jsonc.String:
 			return "command " + v.Str
-		case f.Key == "command" && v.Kind == jsonc.Array && len(v.Elements) > 0:
-			return "command " + v.Elements[0].Str
+		case f.Key == "command" && v.Kind == jsonc.Array && len(v.Elements()) > 0:
+			return "command " + v.Elements()[0].Str
 		case (f.Key == "url" || f.Key == "httpUrl" || f.Key == "serverUrl") && v.Kind == jsonc.String:
 			return "url " + v.Str
 		}

@@ -16,7 +16,7 @@ func TestIdentityComparesValues(t *testing.T) {
 	id := func(src string) string {
 		f := jsonc.Parse([]byte(src))
 		var s Server
-		for _, m := range f.Root.Members {
+		for _, m := range f.Root.Members() {
 			s.Fields = append(s.Fields, Field{Key: m.Key.Str, Member: m})
 		}
 		return identity(&s)

@@ -146,7 +146,7 @@ func (d *Document) memberOfKey(sp span.Span) (obj *jsonc.Node, i int, ok bool) {
 	if m == nil || m.Key != n {
 		return nil, 0, false
 	}
-	for j, mm := range n.Parent.Members {
+	for j, mm := range n.Parent.Members() {
 		if mm == m {
 			return n.Parent, j, true
 		}

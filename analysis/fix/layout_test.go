@@ -78,14 +78,14 @@ func objectWithKey(t *testing.T, d *Document, key string) (*jsonc.Node, int) {
 		if n == nil || found != nil {
 			return
 		}
-		for i, m := range n.Members {
+		for i, m := range n.Members() {
 			if m.Key.Str == key {
 				found, idx = n, i
 				return
 			}
 			walk(m.Value)
 		}
-		for _, e := range n.Elements {
+		for _, e := range n.Elements() {
 			walk(e)
 		}
 	}
@@ -139,7 +139,7 @@ func TestAppendMembers(t *testing.T) {
 	} {
 		d := doc(tc.in)
 		obj, i := objectWithKey(t, d, tc.key)
-		edits, ok := d.appendMembers(obj.Members[i].Value, m)
+		edits, ok := d.appendMembers(obj.Members()[i].Value, m)
 		if !ok {
 			t.Fatalf("%s: not inserted", tc.name)
 		}

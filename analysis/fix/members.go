@@ -20,9 +20,9 @@ import (
 func (d *Document) removeMember(obj *jsonc.Node, i int) []Edit {
 	prevEnd := -1
 	if i > 0 {
-		prevEnd = obj.Members[i-1].Value.Span.End
+		prevEnd = obj.Members()[i-1].Value.Span.End
 	}
-	return d.removeItem(obj.Members[i].Span, prevEnd)
+	return d.removeItem(obj.Members()[i].Span, prevEnd)
 }
 
 // removeElement deletes element i of arr the way removeMember deletes a
@@ -30,9 +30,9 @@ func (d *Document) removeMember(obj *jsonc.Node, i int) []Edit {
 func (d *Document) removeElement(arr *jsonc.Node, i int) []Edit {
 	prevEnd := -1
 	if i > 0 {
-		prevEnd = arr.Elements[i-1].Span.End
+		prevEnd = arr.Elements()[i-1].Span.End
 	}
-	return d.removeItem(arr.Elements[i].Span, prevEnd)
+	return d.removeItem(arr.Elements()[i].Span, prevEnd)
 }
 
 // removeItem deletes the member or element at sp with its separating
@@ -138,7 +138,7 @@ func (d *Document) appendMembers(obj *jsonc.Node, members []newMember) ([]Edit, 
 		return strings.Join(parts, sep)
 	}
 
-	if len(obj.Members) == 0 {
+	if len(obj.Members()) == 0 {
 		outer := indentAt(src, obj.Span.Start)
 		inner := outer + l.Indent
 		open := obj.Span.Start + 1
@@ -154,7 +154,7 @@ func (d *Document) appendMembers(obj *jsonc.Node, members []newMember) ([]Edit, 
 		return []Edit{d.edit(closeAt, closeAt, l.Newline+inner+body+l.Newline+outer)}, true
 	}
 
-	last := obj.Members[len(obj.Members)-1]
+	last := obj.Members()[len(obj.Members())-1]
 	valueEnd := last.Value.Span.End
 	comma, hasComma := d.commaAfter(valueEnd)
 	after := valueEnd
@@ -193,7 +193,7 @@ func (d *Document) appendMembers(obj *jsonc.Node, members []newMember) ([]Edit, 
 // prependMember inserts a one-line member text before obj's first member.
 func (d *Document) prependMember(obj *jsonc.Node, text string) []Edit {
 	src := d.Content
-	first := obj.Members[0]
+	first := obj.Members()[0]
 	at := first.Span.Start
 	if startsLine(src, at) {
 		return []Edit{d.edit(at, at, text+","+d.Layout().Newline+indentAt(src, at))}
@@ -214,8 +214,8 @@ func (d *Document) insertAfter(m *jsonc.Member, text string) Edit {
 // elementTexts returns the source text of each element of an array, so
 // moved elements keep their exact spelling (escapes included).
 func (d *Document) elementTexts(arr *jsonc.Node) []string {
-	out := make([]string, len(arr.Elements))
-	for i, e := range arr.Elements {
+	out := make([]string, len(arr.Elements()))
+	for i, e := range arr.Elements() {
 		out[i] = d.text(e.Span)
 	}
 	return out

@@ -44,7 +44,7 @@ func fixMissingType(d *Document, diag Diagnostic) []Fix {
 	if f := diag.Data.Fix; !ok || f.Kind != rules.FixAddMember || f.Key != "type" {
 		return nil
 	}
-	entry := obj.Members[i].Value
+	entry := obj.Members()[i].Value
 	repl := diag.Data.Fix.Value
 	if entry.Kind != jsonc.Object || repl == "" || entry.Get("type") != nil {
 		return nil
@@ -62,7 +62,7 @@ func fixMissingType(d *Document, diag Diagnostic) []Fix {
 	}
 	text := `"type": ` + quote(repl)
 	var edits []Edit
-	if len(entry.Members) == 0 {
+	if len(entry.Members()) == 0 {
 		edits = []Edit{d.edit(entry.Span.Start+1, entry.Span.End-1, text)}
 	} else {
 		edits = d.prependMember(entry, text)
@@ -81,7 +81,7 @@ func fixForeignKey(d *Document, diag Diagnostic) []Fix {
 	}
 	obj, i, ok := d.memberOfKey(diag.Span)
 	if f := diag.Data.Fix; !ok || f.Kind != rules.FixReshapeCommand || f.Value != "array" ||
-		obj.Members[i].Key.Str != "args" || obj.Get("args") != obj.Members[i] {
+		obj.Members()[i].Key.Str != "args" || obj.Get("args") != obj.Members()[i] {
 		return nil
 	}
 	return mergeArgsIntoCommand(d, obj)
@@ -122,15 +122,15 @@ func mergeArgsIntoCommand(d *Document, entry *jsonc.Node) []Fix {
 // appendElements inserts element texts before an array's "]".
 func appendElements(d *Document, arr *jsonc.Node, elems []string) Edit {
 	text := strings.Join(elems, ", ")
-	if len(arr.Elements) == 0 {
+	if len(arr.Elements()) == 0 {
 		return d.edit(arr.Span.End-1, arr.Span.End-1, text)
 	}
-	at := arr.Elements[len(arr.Elements)-1].Span.End
+	at := arr.Elements()[len(arr.Elements())-1].Span.End
 	return d.edit(at, at, ", "+text)
 }
 
 func memberIndex(obj *jsonc.Node, m *jsonc.Member) int {
-	for i, x := range obj.Members {
+	for i, x := range obj.Members() {
 		if x == m {
 			return i
 		}
@@ -173,7 +173,7 @@ func fixCommandForm(d *Document, diag Diagnostic) []Fix {
 		return []Fix{{Title: title, Preferred: true, Edits: []Edit{d.edit(n.Span.Start, n.Span.End, inlineArray(quoted))}}}
 
 	case diag.Data.Fix.Value == "string" && n.Kind == jsonc.Array:
-		if len(n.Elements) == 0 || n.Elements[0].Kind != jsonc.String {
+		if len(n.Elements()) == 0 || n.Elements()[0].Kind != jsonc.String {
 			return nil
 		}
 		elems := d.elementTexts(n)
@@ -183,10 +183,10 @@ func fixCommandForm(d *Document, diag Diagnostic) []Fix {
 		case len(rest) == 0:
 		case args == nil:
 			edits = append(edits, d.insertAfter(m, `"args": `+inlineArray(rest)))
-		case args.Value.Kind == jsonc.Array && len(args.Value.Elements) == 0:
+		case args.Value.Kind == jsonc.Array && len(args.Value.Elements()) == 0:
 			edits = append(edits, d.edit(args.Value.Span.Start, args.Value.Span.End, inlineArray(rest)))
 		case args.Value.Kind == jsonc.Array:
-			at := args.Value.Elements[0].Span.Start
+			at := args.Value.Elements()[0].Span.Start
 			edits = append(edits, d.edit(at, at, strings.Join(rest, ", ")+", "))
 		default:
 			return nil
@@ -205,13 +205,13 @@ func fixRenameKey(d *Document, diag Diagnostic) []Fix {
 	f := diag.Data.Fix
 	obj, i, ok := d.memberOfKey(diag.Span)
 	if !ok || f.Kind != rules.FixRenameKey || f.Value == "" || f.Key == "" ||
-		obj.Members[i].Key.Str != f.Key || obj.Get(f.Key) != obj.Members[i] || obj.Get(f.Value) != nil {
+		obj.Members()[i].Key.Str != f.Key || obj.Get(f.Key) != obj.Members()[i] || obj.Get(f.Value) != nil {
 		return nil
 	}
 	return []Fix{{
 		Title:     fmt.Sprintf("Rename %s to %s", quote(f.Key), quote(f.Value)),
 		Preferred: true,
-		Edits:     []Edit{d.renameKey(obj.Members[i], f.Value)},
+		Edits:     []Edit{d.renameKey(obj.Members()[i], f.Value)},
 	}}
 }
 
@@ -253,10 +253,10 @@ func fixWrapCommand(d *Document, diag Diagnostic) []Fix {
 	switch args := entry.Get("args"); {
 	case args == nil:
 		edits = append(edits, d.insertAfter(m, `"args": `+inlineArray(lead)))
-	case args.Value.Kind == jsonc.Array && len(args.Value.Elements) == 0:
+	case args.Value.Kind == jsonc.Array && len(args.Value.Elements()) == 0:
 		edits = append(edits, d.edit(args.Value.Span.Start, args.Value.Span.End, inlineArray(lead)))
 	case args.Value.Kind == jsonc.Array:
-		at := args.Value.Elements[0].Span.Start
+		at := args.Value.Elements()[0].Span.Start
 		edits = append(edits, d.edit(at, at, strings.Join(lead, ", ")+", "))
 	default:
 		return nil
@@ -270,7 +270,7 @@ func fixWrapCommand(d *Document, diag Diagnostic) []Fix {
 func fixRemoveSetting(d *Document, diag Diagnostic) []Fix {
 	f := diag.Data.Fix
 	obj, i, ok := d.memberOfKey(diag.Span)
-	if !ok || f.Kind != rules.FixRemoveMember || obj.Members[i].Key.Str != f.Key {
+	if !ok || f.Kind != rules.FixRemoveMember || obj.Members()[i].Key.Str != f.Key {
 		return nil
 	}
 	return []Fix{{Title: fmt.Sprintf("Remove %s", quote(f.Key)), Edits: d.removeMember(obj, i)}}

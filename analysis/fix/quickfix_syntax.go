@@ -71,8 +71,8 @@ func fixDuplicateKey(d *Document, diag Diagnostic) []Fix {
 	if !ok {
 		return nil
 	}
-	key := obj.Members[i].Key.Str
-	if f := diag.Data.Fix; f.Kind != rules.FixRemoveMember || key != f.Key || obj.Get(key) == obj.Members[i] {
+	key := obj.Members()[i].Key.Str
+	if f := diag.Data.Fix; f.Kind != rules.FixRemoveMember || key != f.Key || obj.Get(key) == obj.Members()[i] {
 		return nil // no longer a duplicate, or no longer this key
 	}
 	return []Fix{{

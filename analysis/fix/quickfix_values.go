@@ -92,7 +92,7 @@ func fixLiteralSecret(d *Document, diag Diagnostic) []Fix {
 func fixDuplicateServer(d *Document, diag Diagnostic) []Fix {
 	f := diag.Data.Fix
 	obj, i, ok := d.memberOfKey(diag.Span)
-	if !ok || f.Kind != rules.FixRemoveMember || obj.Members[i].Key.Str != f.Key {
+	if !ok || f.Kind != rules.FixRemoveMember || obj.Members()[i].Key.Str != f.Key {
 		return nil
 	}
 	return []Fix{{

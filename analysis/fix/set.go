@@ -90,7 +90,7 @@ func SetJSON(content []byte, path []string, v any) ([]byte, error) {
 // result of the last, then removes the members old has and nv does not.
 func mergeObject(content []byte, path []string, old *jsonc.Node, nv convert.Object) ([]byte, error) {
 	var gone []string
-	for _, m := range old.Members {
+	for _, m := range old.Members() {
 		if _, ok := nv.Get(m.Key.Str); !ok && !containsStr(gone, m.Key.Str) {
 			gone = append(gone, m.Key.Str)
 		}
@@ -130,9 +130,9 @@ func RemoveJSON(content []byte, path []string) ([]byte, error) {
 		if m == nil {
 			return out, nil
 		}
-		i := indexOf(obj.Members, m)
+		i := indexOf(obj.Members(), m)
 		edits := d.removeMember(obj, i)
-		if len(obj.Members) == 1 && obj.Closed && onlyBlanksAround(d, obj, m) {
+		if len(obj.Members()) == 1 && obj.Closed && onlyBlanksAround(d, obj, m) {
 			// The last member: the object becomes {}, not a brace pair
 			// with the blank lines the member left.
 			edits = []Edit{d.edit(obj.Span.Start, obj.Span.End, "{}")}
@@ -158,7 +158,7 @@ func AddToJSONList(content []byte, path []string, item string) ([]byte, error) {
 	if arr.Kind != jsonc.Array {
 		return nil, fmt.Errorf("%s is not a list", pathName(path))
 	}
-	for _, e := range arr.Elements {
+	for _, e := range arr.Elements() {
 		if e.Kind == jsonc.String && e.Str == item {
 			return content, nil
 		}
@@ -167,10 +167,10 @@ func AddToJSONList(content []byte, path []string, item string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not a closed list", pathName(path))
 	}
 	src := d.Content
-	if len(arr.Elements) == 0 {
+	if len(arr.Elements()) == 0 {
 		return applyChecked(d, []Edit{d.edit(arr.Span.Start, arr.Span.End, "["+quote(item)+"]")})
 	}
-	last := arr.Elements[len(arr.Elements)-1]
+	last := arr.Elements()[len(arr.Elements())-1]
 	comma, hasComma := d.commaAfter(last.Span.End)
 	if !startsLine(src, last.Span.Start) {
 		if hasComma {
@@ -219,7 +219,7 @@ func RemoveFromJSONList(content []byte, path []string, item string) ([]byte, err
 			return nil, fmt.Errorf("%s is not a list", pathName(path))
 		}
 		i := -1
-		for j, e := range arr.Elements {
+		for j, e := range arr.Elements() {
 			if e.Kind == jsonc.String && e.Str == item {
 				i = j
 			}
@@ -227,7 +227,7 @@ func RemoveFromJSONList(content []byte, path []string, item string) ([]byte, err
 		if i < 0 {
 			return out, nil
 		}
-		if len(arr.Elements) == 1 {
+		if len(arr.Elements()) == 1 {
 			out, err = applyChecked(d, []Edit{d.edit(arr.Span.Start, arr.Span.End, "[]")})
 		} else {
 			out, err = applyChecked(d, d.removeElement(arr, i))
@@ -247,7 +247,7 @@ func JSONList(content []byte, path []string) ([]string, bool) {
 		return nil, false
 	}
 	var out []string
-	for _, e := range arr.Elements {
+	for _, e := range arr.Elements() {
 		if e.Kind == jsonc.String {
 			out = append(out, e.Str)
 		}
@@ -353,7 +353,7 @@ func NodeValue(n *jsonc.Node) (any, bool) {
 	switch n.Kind {
 	case jsonc.Object:
 		o := convert.Object{}
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			if m.Key == nil || n.Get(m.Key.Str) != m {
 				continue
 			}
@@ -365,8 +365,8 @@ func NodeValue(n *jsonc.Node) (any, bool) {
 		}
 		return o, true
 	case jsonc.Array:
-		out := make([]any, 0, len(n.Elements))
-		for _, e := range n.Elements {
+		out := make([]any, 0, len(n.Elements()))
+		for _, e := range n.Elements() {
 			v, ok := NodeValue(e)
 			if !ok {
 				return nil, false

@@ -239,7 +239,7 @@ func mergeTOML(content []byte, path []string, old *jsonc.Node, nv convert.Object
 			return nil, err
 		}
 	}
-	for _, m := range old.Members {
+	for _, m := range old.Members() {
 		if _, ok := nv.Get(m.Key.Str); ok {
 			continue
 		}
@@ -345,7 +345,7 @@ func removeTOML(d *Document, path []string) ([]byte, error) {
 		// Made by dotted keys: each of its key-values goes.
 		out := src
 		var err error
-		for _, c := range m.Value.Members {
+		for _, c := range m.Value.Members() {
 			if out, err = RemoveTOML(out, append(clonePath(path), c.Key.Str)); err != nil {
 				return nil, err
 			}
@@ -383,7 +383,7 @@ func replaceTOMLValue(d *Document, n *jsonc.Node, v any) ([]byte, error) {
 // sub-tables and arrays of tables left out: their headers come after
 // the key-values), at the latest.
 func afterKeyValues(src []byte, tbl *jsonc.Node, at int) int {
-	for _, m := range tbl.Members {
+	for _, m := range tbl.Members() {
 		if m.Value.Kind == jsonc.Object && isHeader(src, m.Value) || isArrayOfTables(src, m.Value) {
 			continue
 		}

@@ -146,7 +146,7 @@ func TestScanString_SpansThroughEscapes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		f := jsonc.Parse([]byte(tc.src))
-		n := f.Root.Members[0].Value
+		n := f.Root.Members()[0].Value
 		refs := ScanString([]byte(tc.src), n, All)
 		if len(refs) != 1 {
 			t.Errorf("%s: refs %v in %q", tc.src, refs, n.Str)
@@ -166,10 +166,10 @@ func FuzzScan(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		src := []byte(`{"a": "` + s + `"}`)
 		file := jsonc.Parse(src)
-		if file.Root == nil || len(file.Root.Members) == 0 || file.Root.Members[0].Value.Kind != jsonc.String {
+		if file.Root == nil || len(file.Root.Members()) == 0 || file.Root.Members()[0].Value.Kind != jsonc.String {
 			return
 		}
-		n := file.Root.Members[0].Value
+		n := file.Root.Members()[0].Value
 		last := 0
 		for _, r := range ScanString(src, n, All) {
 			if r.Start < last || r.End <= r.Start || r.End > len(n.Str) {

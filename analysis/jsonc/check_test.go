@@ -62,7 +62,7 @@ func checkNode(t *testing.T, n *Node, depth int, inRange func(string, span.Span)
 	if depth > MaxDepth {
 		t.Fatalf("node %v nested %d deep", n.Span, depth)
 	}
-	if n.Kind != Object && len(n.Members) > 0 || n.Kind != Array && len(n.Elements) > 0 {
+	if n.Kind != Object && len(n.Members()) > 0 || n.Kind != Array && len(n.Elements()) > 0 {
 		t.Fatalf("%s node %v has children of the wrong kind", n.Kind, n.Span)
 	}
 	within := func(outer, inner span.Span, what string) {
@@ -72,7 +72,7 @@ func checkNode(t *testing.T, n *Node, depth int, inRange func(string, span.Span)
 		}
 	}
 	prev := n.Span.Start
-	for _, m := range n.Members {
+	for _, m := range n.Members() {
 		inRange("member", m.Span)
 		within(n.Span, m.Span, "member")
 		within(m.Span, m.Key.Span, "key")
@@ -90,7 +90,7 @@ func checkNode(t *testing.T, n *Node, depth int, inRange func(string, span.Span)
 		checkNode(t, m.Key, depth+1, inRange)
 		checkNode(t, m.Value, depth+1, inRange)
 	}
-	for i, e := range n.Elements {
+	for i, e := range n.Elements() {
 		within(n.Span, e.Span, "element")
 		if e.Span.Start < prev || e.Parent != n || int(e.index) != i {
 			t.Fatalf("element %v out of order or badly linked", e.Span)
@@ -147,11 +147,11 @@ func walk(n *Node, fn func(*Node)) {
 		return
 	}
 	fn(n)
-	for _, m := range n.Members {
+	for _, m := range n.Members() {
 		walk(m.Key, fn)
 		walk(m.Value, fn)
 	}
-	for _, e := range n.Elements {
+	for _, e := range n.Elements() {
 		walk(e, fn)
 	}
 }
@@ -183,7 +183,7 @@ func checkNavigation(t *testing.T, f *File) {
 		if ptr := n.Pointer(); want != nil && f.Root.Find(ptr) != want {
 			t.Fatalf("Find(%q) = %v, want %s %v", ptr, f.Root.Find(ptr), want.Kind, want.Span)
 		}
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			v := m.Value
 			if want == nil || n.Get(m.Key.Str) != m {
 				v = nil
@@ -191,7 +191,7 @@ func checkNavigation(t *testing.T, f *File) {
 			visit(m.Key, v, depth+1)
 			visit(m.Value, v, depth+1)
 		}
-		for _, e := range n.Elements {
+		for _, e := range n.Elements() {
 			v := e
 			if want == nil {
 				v = nil

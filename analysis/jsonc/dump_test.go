@@ -24,12 +24,12 @@ func dump(f *File) string {
 			b.WriteString(" unclosed")
 		}
 		b.WriteByte('\n')
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			fmt.Fprintf(&b, "%s  member %v colon=%d\n", indent, m.Span, m.Colon)
 			node(m.Key, indent+"    ")
 			node(m.Value, indent+"    ")
 		}
-		for _, e := range n.Elements {
+		for _, e := range n.Elements() {
 			node(e, indent+"  ")
 		}
 	}
@@ -72,7 +72,7 @@ func shape(f *File) string {
 		switch n.Kind {
 		case Object:
 			b.WriteByte('{')
-			for i, m := range n.Members {
+			for i, m := range n.Members() {
 				if i > 0 {
 					b.WriteByte(',')
 				}
@@ -83,7 +83,7 @@ func shape(f *File) string {
 			closer(n, '}')
 		case Array:
 			b.WriteByte('[')
-			for i, e := range n.Elements {
+			for i, e := range n.Elements() {
 				if i > 0 {
 					b.WriteByte(',')
 				}

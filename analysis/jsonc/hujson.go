@@ -40,15 +40,19 @@ func (c *converter) value(v *hujson.Value) *Node {
 	switch t := v.Value.(type) {
 	case *hujson.Object:
 		n.Kind, n.Closed = Object, true
+		var ms []*Member
 		for i := range t.Members {
-			n.Members = append(n.Members, c.member(&t.Members[i]))
+			ms = append(ms, c.member(&t.Members[i]))
 		}
+		n.setMembers(ms)
 		c.closing(v, t.AfterExtra, len(t.Members) > 0 && t.Members[len(t.Members)-1].Value.AfterExtra != nil)
 	case *hujson.Array:
 		n.Kind, n.Closed = Array, true
+		var es []*Node
 		for i := range t.Elements {
-			n.Elements = append(n.Elements, c.value(&t.Elements[i]))
+			es = append(es, c.value(&t.Elements[i]))
 		}
+		n.setElements(es)
 		c.closing(v, t.AfterExtra, len(t.Elements) > 0 && t.Elements[len(t.Elements)-1].AfterExtra != nil)
 	case hujson.Literal:
 		c.literal(n, t)

@@ -108,13 +108,13 @@ func shiftFile(f *File, delta int) {
 	var node func(n *Node)
 	node = func(n *Node) {
 		move(&n.Span)
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			move(&m.Span)
 			m.Colon += delta
 			node(m.Key)
 			node(m.Value)
 		}
-		for _, e := range n.Elements {
+		for _, e := range n.Elements() {
 			node(e)
 		}
 	}

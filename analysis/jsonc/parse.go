@@ -467,7 +467,7 @@ func (p *parser) object(depth int) *Node {
 	p.openObjects++
 	mark := len(p.memberStack)
 	p.members(obj, mark, depth)
-	obj.Members = carve(&p.mem.memPtrs, p.mem.chunk, p.memberStack[mark:])
+	obj.setMembers(carve(&p.mem.memPtrs, p.mem.chunk, p.memberStack[mark:]))
 	p.memberStack = p.memberStack[:mark]
 	p.checkKeys(obj)
 	p.openObjects--
@@ -481,7 +481,7 @@ func (p *parser) object(depth int) *Node {
 // members it has just read, instead of each of them walking the tree and
 // building a set of a thousand server names.
 func (p *parser) checkKeys(obj *Node) {
-	ms := obj.Members
+	ms := obj.Members()
 	if len(ms) <= uniqueKeysMin {
 		for i := 1; i < len(ms) && !p.keysRepeat; i++ {
 			for _, o := range ms[:i] {
@@ -668,7 +668,7 @@ func (p *parser) array(depth int) *Node {
 		defer p.skim.suspend()()
 	}
 	p.elements(arr, mark, depth)
-	arr.Elements = carve(&p.mem.nodePtrs, p.mem.chunk, p.elementStack[mark:])
+	arr.setElements(carve(&p.mem.nodePtrs, p.mem.chunk, p.elementStack[mark:]))
 	p.elementStack = p.elementStack[:mark]
 	p.openArrays--
 	return arr

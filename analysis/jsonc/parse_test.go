@@ -311,7 +311,7 @@ func TestLargeFile(t *testing.T) {
 		t.Fatalf("errors: %v", f.Errors[0])
 	}
 	last := f.Root.Find("/mcpServers/server-" + strconv.Itoa(servers-1) + "/env/LOG_LEVEL")
-	if got := len(f.Root.Get("mcpServers").Value.Members); got != servers || last == nil || last.Str != "debug" {
+	if got := len(f.Root.Get("mcpServers").Value.Members()); got != servers || last == nil || last.Str != "debug" {
 		t.Fatalf("got %d servers, want %d; last value %v", got, servers, last)
 	}
 }
@@ -334,7 +334,7 @@ func TestTooManyErrors(t *testing.T) {
 	if len(f.Errors) != MaxErrors+1 || f.Errors[MaxErrors].Code != CodeTooManyErrors {
 		t.Fatalf("got %d errors, the last %+v; want %d, the last too-many-errors", len(f.Errors), f.Errors[len(f.Errors)-1], MaxErrors+1)
 	}
-	if got := len(f.Root.Elements); got != 3*MaxErrors+1 {
+	if got := len(f.Root.Elements()); got != 3*MaxErrors+1 {
 		t.Errorf("got %d elements, want all %d", got, 3*MaxErrors+1)
 	}
 }
@@ -360,11 +360,11 @@ func TestStringsOwnTheirMemory(t *testing.T) {
 					t.Errorf("%s %q shares the document's memory", n.Kind, n.Str)
 				}
 			}
-			for _, m := range n.Members {
+			for _, m := range n.Members() {
 				walk(m.Key)
 				walk(m.Value)
 			}
-			for _, e := range n.Elements {
+			for _, e := range n.Elements() {
 				walk(e)
 			}
 		}
@@ -373,7 +373,7 @@ func TestStringsOwnTheirMemory(t *testing.T) {
 			t.Errorf("walked %d strings, want 16", strs)
 		}
 		args := f.Root.Lookup("mcpServers", "a", "args")
-		if args == nil || len(args.Elements) < 2 || unsafe.StringData(args.Elements[0].Str) != unsafe.StringData(args.Elements[1].Str) {
+		if args == nil || len(args.Elements()) < 2 || unsafe.StringData(args.Elements()[0].Str) != unsafe.StringData(args.Elements()[1].Str) {
 			t.Error(`the two adjacent "-y" are separate copies, want one shared`)
 		}
 	}
@@ -390,7 +390,7 @@ func TestKeptStringKeepsNotTheDocument(t *testing.T) {
 	before := live()
 	key := func() string {
 		src := []byte(`{"server": "` + strings.Repeat("x", 4<<20) + `"}`)
-		return Parse(src).Root.Members[0].Key.Str
+		return Parse(src).Root.Members()[0].Key.Str
 	}()
 	if grown := live() - before; grown > 1<<20 {
 		t.Errorf("keeping the key %q keeps %d KB", key, grown>>10)

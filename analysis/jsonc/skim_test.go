@@ -34,7 +34,7 @@ func pruned(src []byte, keep [][]string) *File {
 			return
 		}
 		var kept []*Member
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			keepIt, filter := s.decide(m.Key.Str)
 			text := src[m.Value.Span.Start:m.Value.Span.End]
 			if !keepIt && m.Colon >= 0 && json.Valid(text) && utf8.Valid(text) && nesting(text) <= MaxDepth-depth &&
@@ -48,7 +48,7 @@ func pruned(src []byte, keep [][]string) *File {
 				s.path = s.path[:len(s.path)-1]
 			}
 		}
-		n.Members = kept
+		n.setMembers(kept)
 	}
 	if f.Root != nil {
 		walk(f.Root, 1)
@@ -145,14 +145,14 @@ func TestSkim(t *testing.T) {
 func TestSkimLeavesOut(t *testing.T) {
 	src := []byte(`{"history": [{"display": "a prompt"}], "mcpServers": {"s": {}}, "projects": {"/p": {"history": [], "mcpServers": {"t": {}}}}}`)
 	f := Skim(src, skimKeep)
-	if len(f.Errors) != 0 || len(f.Root.Members) != 2 {
-		t.Fatalf("errors %v, members %d; want only mcpServers and projects", f.Errors, len(f.Root.Members))
+	if len(f.Errors) != 0 || len(f.Root.Members()) != 2 {
+		t.Fatalf("errors %v, members %d; want only mcpServers and projects", f.Errors, len(f.Root.Members()))
 	}
 	p := f.Root.Get("projects").Value.Get("/p").Value
-	if len(p.Members) != 1 || p.Members[0].Key.Str != "mcpServers" {
-		t.Fatalf("project keeps %d members", len(p.Members))
+	if len(p.Members()) != 1 || p.Members()[0].Key.Str != "mcpServers" {
+		t.Fatalf("project keeps %d members", len(p.Members()))
 	}
-	if got := string(src[p.Members[0].Span.Start:p.Members[0].Span.End]); got != `"mcpServers": {"t": {}}` {
+	if got := string(src[p.Members()[0].Span.Start:p.Members()[0].Span.End]); got != `"mcpServers": {"t": {}}` {
 		t.Fatalf("kept member spans %q", got)
 	}
 }

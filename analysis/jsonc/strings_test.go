@@ -20,7 +20,7 @@ func TestSourceSpan(t *testing.T) {
 		{`{"a": "\ud83d\ude00!"}`, 0, 4, `\ud83d\ude00`},
 	} {
 		f := Parse([]byte(tc.src))
-		n := f.Root.Members[0].Value
+		n := f.Root.Members()[0].Value
 		sp := n.SourceSpan([]byte(tc.src), tc.start, tc.end)
 		if got := tc.src[sp.Start:sp.End]; got != tc.want {
 			t.Errorf("%s [%d,%d): %q, want %q", tc.src, tc.start, tc.end, got, tc.want)
@@ -28,7 +28,7 @@ func TestSourceSpan(t *testing.T) {
 	}
 	// Out of range, empty or stale: the whole string.
 	src := []byte(`{"a": "xyz"}`)
-	n := Parse(src).Root.Members[0].Value
+	n := Parse(src).Root.Members()[0].Value
 	for _, r := range [][2]int{{2, 9}, {1, 1}, {-1, 2}} {
 		if got := n.SourceSpan(src, r[0], r[1]); got != n.Span {
 			t.Errorf("%v: %v, want the node's span", r, got)
@@ -41,7 +41,7 @@ func TestSourceSpan(t *testing.T) {
 
 func TestSourceSpan_UnquotedKey(t *testing.T) {
 	src := `{command: 1}`
-	k := Parse([]byte(src)).Root.Members[0].Key
+	k := Parse([]byte(src)).Root.Members()[0].Key
 	if got := k.SourceSpan([]byte(src), 3, 7); got != span.New(4, 8) {
 		t.Errorf("got %v", got)
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 )
@@ -37,6 +38,12 @@ func (k Kind) String() string {
 }
 
 // Node is one JSON value.
+//
+// A Node is 64 bytes with three pointers (children, Str, Parent): a
+// 1,000-server file has about 27,000 of them, and every garbage
+// collection while a tree is live scans them all, so each field is paid
+// for on every keystroke. An Object's members and an Array's elements
+// share one child list (see Members and Elements).
 type Node struct {
 	Kind Kind
 	// Closed reports whether an Object, Array or String has its closing
@@ -44,20 +51,21 @@ type Node struct {
 	Closed bool
 	// keysUnique: see KeysUnique.
 	keysUnique bool
-	// index is the position of this node in Parent.Members (keys and
-	// values alike) or Parent.Elements, so Path and Member are O(1) per
-	// level instead of a scan of the parent.
+	// index is the position of this node in Parent's Members (keys and
+	// values alike) or Elements, so Path and Member are O(1) per level
+	// instead of a scan of the parent.
 	index int32
+	// nkids is the length of kids.
+	nkids int32
 	// Span covers the value's own bytes, without surrounding whitespace or
 	// comments. A missing value is an Invalid node with an empty span where
 	// the value was expected. An unclosed object or array extends up to the
 	// token that ended it (a mismatched bracket, or the end of input), so
 	// a cursor in text typed after an unfinished '{' is still inside it.
 	Span span.Span
-	// Members are an Object's members in source order, duplicates included.
-	Members []*Member
-	// Elements are an Array's elements in source order.
-	Elements []*Node
+	// kids points at the first of nkids *Member (an Object) or *Node (an
+	// Array); nil for the other kinds.
+	kids unsafe.Pointer
 	// Str is the decoded value of a String (escapes resolved; invalid
 	// escapes kept verbatim; invalid UTF-8 replaced by U+FFFD per byte, as
 	// encoding/json does) and the source text of a Number. It is empty for
@@ -67,6 +75,35 @@ type Node struct {
 	// Parent is the enclosing Object or Array, nil for the root. The Parent
 	// of an object key is the object.
 	Parent *Node
+}
+
+// Members returns an Object's members in source order, duplicates
+// included; nil for the other kinds. The slice is the tree's: never
+// modify it.
+func (n *Node) Members() []*Member {
+	if n.Kind != Object || n.kids == nil {
+		return nil
+	}
+	return unsafe.Slice((**Member)(n.kids), n.nkids)
+}
+
+// Elements returns an Array's elements in source order; nil for the other
+// kinds. The slice is the tree's: never modify it.
+func (n *Node) Elements() []*Node {
+	if n.Kind != Array || n.kids == nil {
+		return nil
+	}
+	return unsafe.Slice((**Node)(n.kids), n.nkids)
+}
+
+// setMembers makes ms the members of the Object n. Builders only.
+func (n *Node) setMembers(ms []*Member) {
+	n.kids, n.nkids = unsafe.Pointer(unsafe.SliceData(ms)), int32(len(ms))
+}
+
+// setElements makes es the elements of the Array n. Builders only.
+func (n *Node) setElements(es []*Node) {
+	n.kids, n.nkids = unsafe.Pointer(unsafe.SliceData(es)), int32(len(es))
 }
 
 // Member is one "key": value pair of an Object.
@@ -149,14 +186,14 @@ func (n *Node) childAt(offset int) *Node {
 	var hit *Node
 	switch n.Kind {
 	case Object:
-		i := sort.Search(len(n.Members), func(i int) bool { return n.Members[i].Span.End >= offset })
-		for _, m := range n.Members[i:min(i+2, len(n.Members))] {
+		i := sort.Search(len(n.Members()), func(i int) bool { return n.Members()[i].Span.End >= offset })
+		for _, m := range n.Members()[i:min(i+2, len(n.Members()))] {
 			hit = nearer(hit, m.Key, offset)
 			hit = nearer(hit, m.Value, offset)
 		}
 	case Array:
-		i := sort.Search(len(n.Elements), func(i int) bool { return n.Elements[i].Span.End >= offset })
-		for _, e := range n.Elements[i:min(i+2, len(n.Elements))] {
+		i := sort.Search(len(n.Elements()), func(i int) bool { return n.Elements()[i].Span.End >= offset })
+		for _, e := range n.Elements()[i:min(i+2, len(n.Elements()))] {
 			hit = nearer(hit, e, offset)
 		}
 	}
@@ -194,7 +231,7 @@ func (n *Node) Get(key string) *Member {
 	if n == nil {
 		return nil
 	}
-	for _, m := range slices.Backward(n.Members) {
+	for _, m := range slices.Backward(n.Members()) {
 		if m.Key.Str == key {
 			return m
 		}
@@ -235,7 +272,7 @@ func (n *Node) Member() *Member {
 	if n.Parent == nil || n.Parent.Kind != Object {
 		return nil
 	}
-	return n.Parent.Members[n.index]
+	return n.Parent.Members()[n.index]
 }
 
 // Path returns the keys and array indexes leading from the root to n. A
@@ -295,8 +332,8 @@ func (n *Node) step(seg string) *Node {
 	case Array:
 		// RFC 6901 array indexes are "0" or digits without a leading zero.
 		i, err := strconv.Atoi(seg)
-		if err == nil && i >= 0 && i < len(n.Elements) && strconv.Itoa(i) == seg {
-			return n.Elements[i]
+		if err == nil && i >= 0 && i < len(n.Elements()) && strconv.Itoa(i) == seg {
+			return n.Elements()[i]
 		}
 	}
 	return nil
@@ -312,11 +349,11 @@ var (
 // link points the children of n (keys, values, elements) back at n.
 // Builders call it once the child lists are final.
 func (n *Node) link() {
-	for i, m := range n.Members {
+	for i, m := range n.Members() {
 		m.Key.Parent, m.Key.index = n, int32(i)
 		m.Value.Parent, m.Value.index = n, int32(i)
 	}
-	for i, e := range n.Elements {
+	for i, e := range n.Elements() {
 		e.Parent, e.index = n, int32(i)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestNodeAt marks cursor positions with '|' and names the node expected
@@ -105,7 +106,7 @@ func TestPathPointerFind(t *testing.T) {
 		}
 	}
 	// A key has the path of its member.
-	key := f.Root.Get("mcpServers").Value.Members[0].Key
+	key := f.Root.Get("mcpServers").Value.Members()[0].Key
 	if got := key.Pointer(); got != "/mcpServers/a~1b~0c" {
 		t.Errorf("key Pointer() = %q", got)
 	}
@@ -147,9 +148,9 @@ func TestKeysUnique(t *testing.T) {
 	} {
 		f := Parse([]byte(c.text))
 		if got := f.Root.KeysUnique(); got != c.want {
-			t.Errorf("%d members: KeysUnique = %v, want %v", len(f.Root.Members), got, c.want)
+			t.Errorf("%d members: KeysUnique = %v, want %v", len(f.Root.Members()), got, c.want)
 		}
-		if f.Root.Members[0].Value.KeysUnique() {
+		if f.Root.Members()[0].Value.KeysUnique() {
 			t.Errorf("a two-member object with a duplicate key is reported unique")
 		}
 	}
@@ -157,7 +158,7 @@ func TestKeysUnique(t *testing.T) {
 	// same table, each on its own keys.
 	f := Parse([]byte(`[` + object(40, false) + `,` + object(20, true) + `,` + object(2000, false) + `,` + object(17, false) + `]`))
 	for i, want := range []bool{true, false, true, true} {
-		if got := f.Root.Elements[i].KeysUnique(); got != want {
+		if got := f.Root.Elements()[i].KeysUnique(); got != want {
 			t.Errorf("object %d of the array: KeysUnique = %v, want %v", i, got, want)
 		}
 	}
@@ -186,10 +187,10 @@ func TestKeysRepeat(t *testing.T) {
 func TestHashFollowsTheBytes(t *testing.T) {
 	a := Parse([]byte(`{"x": {"command": "é"}, "y": {"command": "é"}, "z": {"command": "e"}}`))
 	b := Parse([]byte("\r\n  {\"y\": {\"command\": \"é\"}}"))
-	x := a.Root.Members[0].Value
-	y := a.Root.Members[1].Value
-	z := a.Root.Members[2].Value
-	yb := b.Root.Members[0].Value
+	x := a.Root.Members()[0].Value
+	y := a.Root.Members()[1].Value
+	z := a.Root.Members()[2].Value
+	yb := b.Root.Members()[0].Value
 	if a.Hash(x) != a.Hash(y) || a.Hash(y) != b.Hash(yb) {
 		t.Errorf("same bytes, different hashes")
 	}
@@ -198,5 +199,14 @@ func TestHashFollowsTheBytes(t *testing.T) {
 	}
 	if a.Hash(x) == a.Hash(a.Root) || a.Hash(nil) != 0 {
 		t.Errorf("root or nil")
+	}
+}
+
+// TestNodeSize pins the size of a Node: a 1,000-server file has about
+// 27,000 of them, and every garbage collection scans them all, so a field
+// added without thought costs every keystroke.
+func TestNodeSize(t *testing.T) {
+	if got := unsafe.Sizeof(Node{}); got != 64 {
+		t.Errorf("unsafe.Sizeof(Node{}) = %d, want 64", got)
 	}
 }

@@ -479,7 +479,7 @@ func fileMemoContext(in FileInput, sem *semantic) string {
 func entryUnits(in FileInput, memo *fileMemo, maps []*entryMap) []entryUnit {
 	n := 0
 	for _, mp := range maps {
-		n += len(mp.node.Members)
+		n += len(mp.node.Members())
 	}
 	units := make([]entryUnit, 0, n)
 	memo.mu.Lock()
@@ -496,7 +496,7 @@ func entryUnits(in FileInput, memo *fileMemo, maps []*entryMap) []entryUnit {
 	f := in.Parsed
 	hasSchema := slices.Contains(fileChecks, schemaValidation)
 	for _, mp := range maps {
-		for _, m := range mp.node.Members {
+		for _, m := range mp.node.Members() {
 			u := entryUnit{m: m, mp: mp, proj: mp.proj && projectRulesApply(m)}
 			if mp.sem != nil && m.Key != nil && m.Value != nil {
 				u.last = mp.last == nil || mp.last[m.Key.Str] == m
@@ -527,7 +527,7 @@ func sem0SyntaxErrorIn(f *jsonc.File, n *jsonc.Node) bool {
 // there are many), the schema, the semantic rules and the machine's.
 func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUnit, misses []int, answers *machineAnswers) {
 	for _, mp := range maps {
-		in.Cache.fit(len(mp.node.Members), len(in.Kind.Readers))
+		in.Cache.fit(len(mp.node.Members()), len(in.Kind.Readers))
 	}
 	// Each part of a server's findings as the caller gets them, and as
 	// the per-entry memos keep them (nil: not kept), which the file memo

@@ -40,7 +40,7 @@ func approveEverything(in FileInput, server string, entry *jsonc.Node) []Diagnos
 			what = `"trust": true runs every tool of server %q without asking for confirmation`
 		case key != "trust" && v.Kind == jsonc.True:
 			what = fmt.Sprintf("%q: true approves every tool of server %%q", key)
-		case key != "trust" && v.Kind == jsonc.Array && slices.ContainsFunc(v.Elements, func(e *jsonc.Node) bool { return e.Kind == jsonc.String && e.Str == "*" }):
+		case key != "trust" && v.Kind == jsonc.Array && slices.ContainsFunc(v.Elements(), func(e *jsonc.Node) bool { return e.Kind == jsonc.String && e.Str == "*" }):
 			what = fmt.Sprintf(`%q with "*" approves every tool of server %%q`, key)
 		default:
 			continue

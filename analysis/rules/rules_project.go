@@ -65,11 +65,11 @@ func checkProjectRules(in FileInput) []Diagnostic {
 				continue
 			}
 			if p.memo {
-				in.Cache.fit(len(sm.Node.Members), 1)
+				in.Cache.fit(len(sm.Node.Members()), 1)
 			}
 			// About one finding per server in a large file of npx servers.
-			ds = slices.Grow(ds, len(sm.Node.Members))
-			for _, m := range sm.Node.Members {
+			ds = slices.Grow(ds, len(sm.Node.Members()))
+			for _, m := range sm.Node.Members() {
 				if seen[m] || !projectRulesApply(m) {
 					continue
 				}
@@ -278,11 +278,11 @@ func walkStrings(n *jsonc.Node, f func(*jsonc.Node, string)) {
 			f(n, s)
 		}
 	case jsonc.Array:
-		for _, e := range n.Elements {
+		for _, e := range n.Elements() {
 			walkStrings(e, f)
 		}
 	case jsonc.Object:
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			if m.Value != nil {
 				walkStrings(m.Value, f)
 			}
@@ -311,7 +311,7 @@ func credentialOverHTTP(server string, entry *jsonc.Node) []Diagnostic {
 		return nil
 	}
 	var ds []Diagnostic
-	for _, m := range h.Value.Members {
+	for _, m := range h.Value.Members() {
 		name, _ := stringOf(m.Key)
 		if !isCredentialHeader(name) {
 			continue

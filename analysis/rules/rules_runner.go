@@ -97,10 +97,10 @@ func commandWords(entry *jsonc.Node) []*jsonc.Node {
 	case jsonc.String:
 		words = append(words, cmd.Value)
 		if a := entry.Get("args"); a != nil && a.Value != nil && a.Value.Kind == jsonc.Array {
-			words = append(words, a.Value.Elements...)
+			words = append(words, a.Value.Elements()...)
 		}
 	case jsonc.Array:
-		words = append(words, cmd.Value.Elements...)
+		words = append(words, cmd.Value.Elements()...)
 	default:
 		return nil
 	}

@@ -355,7 +355,7 @@ func (c *schemaCheck) inputs(r *registry.Reader) {
 		})
 		return
 	}
-	for i, e := range m.Value.Elements {
+	for i, e := range m.Value.Elements() {
 		if e.Kind == jsonc.Invalid || c.hasSyntaxError(e.Span) {
 			continue
 		}

@@ -56,16 +56,16 @@ func (c *schemaCheck) missingMaps() []Diagnostic {
 		want, readerNames(c.in, refusing), plural(len(refusing), "refuses", "refuse"), c.in.Kind.Name)
 	data := map[string]any{"tools": readerIDs(refusing)}
 	var at span.Span
-	switch i := slices.IndexFunc(root.Members, func(m *jsonc.Member) bool { return slices.Contains(schemaMapKeys, m.Key.Str) }); {
+	switch i := slices.IndexFunc(root.Members(), func(m *jsonc.Member) bool { return slices.Contains(schemaMapKeys, m.Key.Str) }); {
 	case i >= 0:
-		k := root.Members[i].Key
+		k := root.Members()[i].Key
 		at = k.Span
 		msg += fmt.Sprintf("; rename %q to %q", k.Str, want)
 		data["key"] = k.Str
 		// Not safe: another reader of the file may read the old key.
 		data[FixKey] = Fix{Kind: FixRenameKey, Key: k.Str, Value: want}
-	case len(root.Members) > 0:
-		at = root.Members[0].Key.Span
+	case len(root.Members()) > 0:
+		at = root.Members()[0].Key.Span
 	default:
 		at = root.Span // "{}": the empty object is the problem
 	}

@@ -285,8 +285,8 @@ var nested any = struct{ nested bool }{true}
 // args and headers too was a tenth of the allocations of a first
 // analysis.
 func shallowObject(v *jsonc.Node) map[string]any {
-	obj := make(map[string]any, len(v.Members))
-	for _, m := range v.Members {
+	obj := make(map[string]any, len(v.Members()))
+	for _, m := range v.Members() {
 		if m.Key == nil {
 			continue
 		}

@@ -32,8 +32,8 @@ func semProgramNode(s *Server) *jsonc.Node {
 		return nil
 	case m.Value.Kind == jsonc.String:
 		return m.Value
-	case m.Value.Kind == jsonc.Array && len(m.Value.Elements) > 0 && m.Value.Elements[0].Kind == jsonc.String:
-		return m.Value.Elements[0]
+	case m.Value.Kind == jsonc.Array && len(m.Value.Elements()) > 0 && m.Value.Elements()[0].Kind == jsonc.String:
+		return m.Value.Elements()[0]
 	}
 	return nil
 }

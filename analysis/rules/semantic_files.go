@@ -192,7 +192,7 @@ func (c *semantic) rootKeyOf(tool registry.ToolID, others []*registry.Reader) *j
 	if root == nil || root.Kind != jsonc.Object {
 		return nil
 	}
-	for _, m := range root.Members {
+	for _, m := range root.Members() {
 		key := m.Key.Str
 		if slices.ContainsFunc(others, func(o *registry.Reader) bool { return semPrimaryMap(o) == key }) {
 			continue
@@ -242,7 +242,7 @@ func (c *semantic) serversInSettings(n *registry.NotRead) {
 	if root == nil || root.Kind != jsonc.Object {
 		return
 	}
-	for _, m := range root.Members {
+	for _, m := range root.Members() {
 		if m.Key == nil || !slices.Contains(c.registryMapKeys(), m.Key.Str) || root.Get(m.Key.Str) != m {
 			continue
 		}
@@ -279,7 +279,7 @@ func (c *semantic) wrongMapKeys() {
 		return
 	}
 	hasWant := root.Get(want) != nil
-	for _, m := range root.Members {
+	for _, m := range root.Members() {
 		key := m.Key.Str
 		if key == want || root.Get(key) != m || !slices.Contains(c.registryMapKeys(), key) {
 			continue
@@ -403,14 +403,14 @@ func (c *semantic) emptyServerMap() {
 		return
 	}
 	for _, g := range maps {
-		if len(g.sm.Node.Members) > 0 || len(g.sm.Path) != 1 || g.sm.Member == nil {
+		if len(g.sm.Node.Members()) > 0 || len(g.sm.Path) != 1 || g.sm.Member == nil {
 			return
 		}
 		if slices.ContainsFunc(g.readers, func(r *registry.Reader) bool { return slices.Contains(semSettingsDialects, r.Dialect) }) {
 			return
 		}
 	}
-	for _, m := range c.f.Root.Members {
+	for _, m := range c.f.Root.Members() {
 		if k := m.Key.Str; k != "$schema" && k != "inputs" && !slices.Contains(c.registryMapKeys(), k) {
 			return
 		}
@@ -468,7 +468,7 @@ func (c *semantic) fileSpan() span.Span {
 		return span.New(0, 0)
 	}
 	if root.Kind == jsonc.Object {
-		for _, m := range root.Members {
+		for _, m := range root.Members() {
 			if slices.Contains(c.registryMapKeys(), m.Key.Str) {
 				return m.Key.Span
 			}

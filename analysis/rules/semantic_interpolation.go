@@ -53,7 +53,7 @@ var semShells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": t
 // not declared.
 func (c *semantic) interpolationRules(e *semEntry) {
 	shellScript := semShells[filepath.Base(semProgram(e.s))]
-	for _, m := range e.s.Value().Members {
+	for _, m := range e.s.Value().Members() {
 		if m.Key == nil {
 			continue
 		}
@@ -275,7 +275,7 @@ func (c *semantic) inputIDs() []string {
 		return nil
 	}
 	var ids []string
-	for _, el := range in.Value.Elements {
+	for _, el := range in.Value.Elements() {
 		if el.Kind == jsonc.Object {
 			if m := el.Get("id"); m != nil && m.Value.Kind == jsonc.String {
 				ids = append(ids, m.Value.Str)
@@ -346,11 +346,11 @@ func semEachString(n *jsonc.Node, fn func(*jsonc.Node)) {
 	case jsonc.String:
 		fn(n)
 	case jsonc.Array:
-		for _, el := range n.Elements {
+		for _, el := range n.Elements() {
 			semEachString(el, fn)
 		}
 	case jsonc.Object:
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			semEachString(m.Value, fn)
 		}
 	}
@@ -367,9 +367,9 @@ func semWalkStrings(n *jsonc.Node, fn func(*jsonc.Node)) {
 		case jsonc.String:
 			fn(n)
 		case jsonc.Array:
-			stack = append(stack, n.Elements...)
+			stack = append(stack, n.Elements()...)
 		case jsonc.Object:
-			for _, m := range n.Members {
+			for _, m := range n.Members() {
 				stack = append(stack, m.Key, m.Value)
 			}
 		}

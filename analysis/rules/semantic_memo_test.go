@@ -231,7 +231,7 @@ func TestErrorLines(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("error lines %q, want %q (errors: %v)", got, want, f.Errors)
 	}
-	for _, m := range f.Root.Members {
+	for _, m := range f.Root.Members() {
 		safe := memoSafe(f, nil, m)
 		if want := m.Key.Str == "c"; safe != want {
 			t.Errorf("memoSafe(%q) = %v, want %v", m.Key.Str, safe, want)

@@ -74,7 +74,7 @@ func (e *semEntry) secrets() []secretHit {
 		if m == nil || m.Value.Kind != jsonc.Object {
 			continue
 		}
-		for _, kv := range m.Value.Members {
+		for _, kv := range m.Value.Members() {
 			if kv.Key == nil || kv.Value.Kind != jsonc.String {
 				continue
 			}

@@ -430,7 +430,7 @@ func semEmptyProgram(n *jsonc.Node, array bool) bool {
 	case !array && n.Kind == jsonc.String:
 		return strings.TrimSpace(n.Str) == ""
 	case array && n.Kind == jsonc.Array:
-		return len(n.Elements) == 0 || n.Elements[0].Kind == jsonc.String && strings.TrimSpace(n.Elements[0].Str) == ""
+		return len(n.Elements()) == 0 || n.Elements()[0].Kind == jsonc.String && strings.TrimSpace(n.Elements()[0].Str) == ""
 	}
 	return false
 }

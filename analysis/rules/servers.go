@@ -74,8 +74,8 @@ func appendMaps(out []*ServerMap, n *jsonc.Node, m *jsonc.Member, prefix, patter
 	seg := pattern[0]
 	if seg == "*" {
 		seen := map[string]bool{}
-		for i := len(n.Members) - 1; i >= 0; i-- { // the last duplicate wins
-			mm := n.Members[i]
+		for i := len(n.Members()) - 1; i >= 0; i-- { // the last duplicate wins
+			mm := n.Members()[i]
 			if mm.Key == nil || seen[mm.Key.Str] {
 				continue
 			}
@@ -175,7 +175,7 @@ func (x *parseIndex) errorLines(f *jsonc.File) []span.Span {
 
 // lastByKey is lastByKey(n), remembered for large objects.
 func (x *parseIndex) lastByKey(n *jsonc.Node) map[string]*jsonc.Member {
-	if x == nil || len(n.Members) <= 16 {
+	if x == nil || len(n.Members()) <= 16 {
 		return lastByKey(n)
 	}
 	if last, ok := x.last[n]; ok {
@@ -192,11 +192,11 @@ func (x *parseIndex) lastByKey(n *jsonc.Node) map[string]*jsonc.Member {
 // lastMembers is lastMembers(n) with x's key maps.
 func (x *parseIndex) lastMembers(n *jsonc.Node) []*jsonc.Member {
 	last := x.lastByKey(n)
-	if last == nil && !slices.ContainsFunc(n.Members, func(m *jsonc.Member) bool { return m.Key == nil }) {
-		return n.Members
+	if last == nil && !slices.ContainsFunc(n.Members(), func(m *jsonc.Member) bool { return m.Key == nil }) {
+		return n.Members()
 	}
-	out := make([]*jsonc.Member, 0, len(n.Members))
-	for _, m := range n.Members {
+	out := make([]*jsonc.Member, 0, len(n.Members()))
+	for _, m := range n.Members() {
 		if m.Key != nil && (last == nil || last[m.Key.Str] == m) {
 			out = append(out, m)
 		}
@@ -208,7 +208,7 @@ func (x *parseIndex) lastMembers(n *jsonc.Node) []*jsonc.Member {
 // nil when no key repeats (the common case, found without a map for
 // small objects: servers and their fields have a handful of keys).
 func lastByKey(n *jsonc.Node) map[string]*jsonc.Member {
-	ms := n.Members
+	ms := n.Members()
 	if n.KeysUnique() { // checked once, by the parser
 		return nil
 	}

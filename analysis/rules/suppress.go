@@ -273,7 +273,7 @@ func serverSpans(f *jsonc.File, kind *registry.FileKind) []serverSpan {
 			if sm.Node == nil || sm.Node.Kind != jsonc.Object {
 				continue
 			}
-			for _, m := range sm.Node.Members {
+			for _, m := range sm.Node.Members() {
 				if m.Key == nil || m.Value == nil {
 					continue
 				}

@@ -179,7 +179,7 @@ func duplicateKeys(in FileInput) []Diagnostic {
 		switch n.Kind {
 		case jsonc.Object:
 			last := in.index.lastByKey(n)
-			for _, m := range n.Members {
+			for _, m := range n.Members() {
 				if m.Key != nil && last != nil && last[m.Key.Str] != m {
 					if mapReaders == nil {
 						mapReaders = serverMapReaders(in)
@@ -191,7 +191,7 @@ func duplicateKeys(in FileInput) []Diagnostic {
 				}
 			}
 		case jsonc.Array:
-			stack = append(stack, n.Elements...)
+			stack = append(stack, n.Elements()...)
 		}
 	}
 	return ds

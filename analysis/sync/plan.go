@@ -230,7 +230,7 @@ func readSource(src Source, vars Vars, only string) ([]serverOf, []Substitution,
 	}
 	var out []serverOf
 	var subs []Substitution
-	for _, sm := range m.Value.Members {
+	for _, sm := range m.Value.Members() {
 		if sm.Key == nil || only != "" && sm.Key.Str != only {
 			continue
 		}

@@ -49,7 +49,7 @@ func checkTree(t *testing.T, src []byte, f *jsonc.File) {
 		if depth > jsonc.MaxDepth {
 			t.Fatalf("tree deeper than %d", jsonc.MaxDepth)
 		}
-		for i, m := range n.Members {
+		for i, m := range n.Members() {
 			if m.Key.Parent != n || m.Value.Parent != n || m.Key.Member() != m || m.Value.Member() != m {
 				t.Fatalf("member %q of %v: not linked to its object", m.Key.Str, n.Span)
 			}
@@ -62,15 +62,15 @@ func checkTree(t *testing.T, src []byte, f *jsonc.File) {
 			if m.Span != m.Key.Span.Cover(m.Value.Span) {
 				t.Errorf("member %q: span %v, want key %v to value %v", m.Key.Str, m.Span, m.Key.Span, m.Value.Span)
 			}
-			if i > 0 && n.Members[i-1].Span.End > m.Span.End {
-				t.Errorf("members of %v not ordered by end: %q before %q", n.Span, n.Members[i-1].Key.Str, m.Key.Str)
+			if i > 0 && n.Members()[i-1].Span.End > m.Span.End {
+				t.Errorf("members of %v not ordered by end: %q before %q", n.Span, n.Members()[i-1].Key.Str, m.Key.Str)
 			}
 			if n.Get(m.Key.Str) != m {
 				t.Errorf("key %q defined twice in one table", m.Key.Str)
 			}
 			walk(m.Value, depth+1)
 		}
-		for _, e := range n.Elements {
+		for _, e := range n.Elements() {
 			if e.Parent != n {
 				t.Fatalf("element of %v: not linked to its array", n.Span)
 			}
@@ -111,13 +111,13 @@ func decode(n *jsonc.Node) any {
 	switch n.Kind {
 	case jsonc.Object:
 		m := map[string]any{}
-		for _, mm := range n.Members {
+		for _, mm := range n.Members() {
 			m[mm.Key.Str] = decode(mm.Value)
 		}
 		return m
 	case jsonc.Array:
 		a := []any{}
-		for _, e := range n.Elements {
+		for _, e := range n.Elements() {
 			a = append(a, decode(e))
 		}
 		return a

@@ -93,7 +93,7 @@ func TestSpans(t *testing.T) {
 		if got := at(t, f, "mcp/servers/ключ-😀/command").Value.Str; got != `C:\bin\srv` {
 			t.Errorf("literal string = %q", got)
 		}
-		if got := at(t, f, "mcp/servers/filesystem/args").Value.Elements[1].Str; got != "@modelcontextprotocol/server-filesystem" {
+		if got := at(t, f, "mcp/servers/filesystem/args").Value.Elements()[1].Str; got != "@modelcontextprotocol/server-filesystem" {
 			t.Errorf("args[1] = %q", got)
 		}
 		if m := at(t, f, "mcp/servers/filesystem/command"); m.Colon < 0 || b[m.Colon] != '=' {
@@ -147,10 +147,10 @@ func TestArrayOfTables(t *testing.T) {
 		t.Fatal(f.Errors)
 	}
 	arr := at(t, f, "servers").Value
-	if arr.Kind != jsonc.Array || len(arr.Elements) != 2 {
-		t.Fatalf("servers = %s with %d elements", arr.Kind, len(arr.Elements))
+	if arr.Kind != jsonc.Array || len(arr.Elements()) != 2 {
+		t.Fatalf("servers = %s with %d elements", arr.Kind, len(arr.Elements()))
 	}
-	if got := text(b, arr.Elements[1]); got != "[[servers]]\nname = \"b\"\n[servers.env]\nX = \"1\"" {
+	if got := text(b, arr.Elements()[1]); got != "[[servers]]\nname = \"b\"\n[servers.env]\nX = \"1\"" {
 		t.Errorf("second element spans %q (a sub-table header goes to the last element)", got)
 	}
 }

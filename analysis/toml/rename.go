@@ -174,16 +174,16 @@ func RenameKey(src []byte, path []string, name string) ([]KeyEdit, error) {
 
 // sameShape reports whether a and b hold the same keys and values.
 func sameShape(a, b *jsonc.Node) bool {
-	if a.Kind != b.Kind || a.Str != b.Str || len(a.Members) != len(b.Members) || len(a.Elements) != len(b.Elements) {
+	if a.Kind != b.Kind || a.Str != b.Str || len(a.Members()) != len(b.Members()) || len(a.Elements()) != len(b.Elements()) {
 		return false
 	}
-	for i := range a.Members {
-		if a.Members[i].Key.Str != b.Members[i].Key.Str || !sameShape(a.Members[i].Value, b.Members[i].Value) {
+	for i := range a.Members() {
+		if a.Members()[i].Key.Str != b.Members()[i].Key.Str || !sameShape(a.Members()[i].Value, b.Members()[i].Value) {
 			return false
 		}
 	}
-	for i := range a.Elements {
-		if !sameShape(a.Elements[i], b.Elements[i]) {
+	for i := range a.Elements() {
+		if !sameShape(a.Elements()[i], b.Elements()[i]) {
 			return false
 		}
 	}

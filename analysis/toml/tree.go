@@ -152,13 +152,13 @@ func (n *node) appendSkeleton(buf []byte) []byte {
 func (n *node) fill(j *jsonc.Node) {
 	j.Kind, j.Span, j.Str = n.kind, n.span, n.str
 	j.Closed = n.kind == jsonc.Object || n.kind == jsonc.Array || n.kind == jsonc.String
-	for i, m := range n.members[:min(len(n.members), len(j.Members))] {
-		jm := j.Members[i]
+	for i, m := range n.members[:min(len(n.members), len(j.Members()))] {
+		jm := j.Members()[i]
 		jm.Key.Span, jm.Key.Str, jm.Key.Closed = m.key.span, m.key.str, true
 		jm.Colon, jm.Span = m.eq, m.span
 		m.value.fill(jm.Value)
 	}
-	for i, e := range n.elems[:min(len(n.elems), len(j.Elements))] {
-		e.fill(j.Elements[i])
+	for i, e := range n.elems[:min(len(n.elems), len(j.Elements()))] {
+		e.fill(j.Elements()[i])
 	}
 }

@@ -28,10 +28,10 @@ func BenchmarkOfCold(b *testing.B) {
 	for b.Loop() {
 		n++
 		c := NewCache()
-		c.Fit(len(servers.Members) * len(kind.Readers))
+		c.Fit(len(servers.Members()) * len(kind.Readers))
 		for i := range kind.Readers {
 			r := &kind.Readers[i]
-			for _, m := range servers.Members {
+			for _, m := range servers.Members() {
 				v := m.Value
 				Of(c, reg, r, Entry{Name: m.Key.Str, Value: v, Text: f.Src[v.Span.Start:v.Span.End]})
 			}

@@ -18,16 +18,16 @@ func Decode(n *jsonc.Node) any {
 	}
 	switch n.Kind {
 	case jsonc.Object:
-		obj := make(map[string]any, len(n.Members))
-		for _, m := range n.Members {
+		obj := make(map[string]any, len(n.Members()))
+		for _, m := range n.Members() {
 			if m.Key != nil {
 				obj[m.Key.Str] = Decode(m.Value)
 			}
 		}
 		return obj
 	case jsonc.Array:
-		arr := make([]any, len(n.Elements))
-		for i, e := range n.Elements {
+		arr := make([]any, len(n.Elements()))
+		for i, e := range n.Elements() {
 			arr[i] = Decode(e)
 		}
 		return arr
@@ -46,14 +46,14 @@ func Decode(n *jsonc.Node) any {
 // lastMembers returns the members of the object n that are the last with
 // their key (the ones every tool reads), in file order.
 func lastMembers(n *jsonc.Node) []*jsonc.Member {
-	last := make(map[string]int, len(n.Members))
-	for i, m := range n.Members {
+	last := make(map[string]int, len(n.Members()))
+	for i, m := range n.Members() {
 		if m.Key != nil {
 			last[m.Key.Str] = i
 		}
 	}
 	out := make([]*jsonc.Member, 0, len(last))
-	for i, m := range n.Members {
+	for i, m := range n.Members() {
 		if m.Key != nil && last[m.Key.Str] == i {
 			out = append(out, m)
 		}

@@ -183,10 +183,10 @@ func (q *quick) object(s *jsonschema.Schema, n *jsonc.Node, depth int) bool {
 			}
 		}
 	}
-	if len(n.Members) > maxQuickMembers {
+	if len(n.Members()) > maxQuickMembers {
 		return q.unsupported()
 	}
-	for i, m := range n.Members {
+	for i, m := range n.Members() {
 		if shadowed(n, i) {
 			continue // an earlier duplicate: the tools (and Decode) keep the last
 		}
@@ -217,8 +217,8 @@ const maxQuickMembers = 64
 
 // shadowed reports whether a later member of n has the same key as member i.
 func shadowed(n *jsonc.Node, i int) bool {
-	k := n.Members[i].Key.Str
-	for _, m := range n.Members[i+1:] {
+	k := n.Members()[i].Key.Str
+	for _, m := range n.Members()[i+1:] {
 		if m.Key.Str == k {
 			return true
 		}
@@ -227,11 +227,11 @@ func shadowed(n *jsonc.Node, i int) bool {
 }
 
 func (q *quick) array(s *jsonschema.Schema, n *jsonc.Node, depth int) bool {
-	if s.MinItems != -1 && len(n.Elements) < s.MinItems {
+	if s.MinItems != -1 && len(n.Elements()) < s.MinItems {
 		return false
 	}
 	if s.Items2020 != nil {
-		for _, e := range n.Elements {
+		for _, e := range n.Elements() {
 			if !q.valid(s.Items2020, e, depth+1) {
 				return false
 			}

@@ -108,7 +108,7 @@ func schemaValidateEntry(dialect, def string, n *jsonc.Node) schemaEntryResult {
 // counts, as in Decode) without decoding anything.
 func dispatchOf(n *jsonc.Node) schemas.Dispatch {
 	var d schemas.Dispatch
-	for _, m := range n.Members {
+	for _, m := range n.Members() {
 		if m.Key == nil {
 			continue
 		}
@@ -365,7 +365,7 @@ func schemaFieldName(entry, n *jsonc.Node) string {
 		if m := c.Member(); m != nil {
 			parts = append(parts, m.Key.Str)
 		} else if c.Parent != nil && c.Parent.Kind == jsonc.Array {
-			parts = append(parts, "["+strconv.Itoa(slices.Index(c.Parent.Elements, c))+"]")
+			parts = append(parts, "["+strconv.Itoa(slices.Index(c.Parent.Elements(), c))+"]")
 		}
 	}
 	slices.Reverse(parts)

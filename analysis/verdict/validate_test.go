@@ -130,13 +130,13 @@ func TestSchemaQuick_AgreesWithValidator(t *testing.T) {
 		root := jsonc.Parse(data).Root
 		for _, sm := range []string{"mcpServers", "servers", "mcp"} {
 			if m := root.Get(sm); m != nil && m.Value.Kind == jsonc.Object {
-				for _, e := range m.Value.Members {
+				for _, e := range m.Value.Members() {
 					entries = append(entries, string(data[e.Value.Span.Start:e.Value.Span.End]))
 				}
 			}
 		}
 		if m := root.Get("inputs"); m != nil && m.Value.Kind == jsonc.Array {
-			for _, e := range m.Value.Elements {
+			for _, e := range m.Value.Elements() {
 				entries = append(entries, string(data[e.Span.Start:e.Span.End]))
 			}
 		}

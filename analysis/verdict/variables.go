@@ -44,11 +44,11 @@ func Variables(in *registry.Interpolation, values []*jsonc.Node) []string {
 				}
 			}
 		case jsonc.Object:
-			for _, m := range n.Members {
+			for _, m := range n.Members() {
 				walk(m.Value)
 			}
 		case jsonc.Array:
-			for _, e := range n.Elements {
+			for _, e := range n.Elements() {
 				walk(e)
 			}
 		}
@@ -79,11 +79,11 @@ func nameStrings(n *jsonc.Node, seen map[string]bool) {
 	case n.Kind == jsonc.String && n.Str != "":
 		seen[n.Str] = true
 	case n.Kind == jsonc.Array:
-		for _, e := range n.Elements {
+		for _, e := range n.Elements() {
 			nameStrings(e, seen)
 		}
 	case n.Kind == jsonc.Object:
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			nameStrings(m.Value, seen)
 		}
 	}

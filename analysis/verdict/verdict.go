@@ -331,8 +331,8 @@ func judge(reg *registry.Registry, r *registry.Reader, e Entry) *Verdict {
 		}
 		if c := n.Get("command"); c != nil && c.Value.Kind == jsonc.String && v.Transport == Stdio {
 			v.Program = c.Value.Str
-		} else if c != nil && c.Value.Kind == jsonc.Array && v.Transport == Stdio && len(c.Value.Elements) > 0 && c.Value.Elements[0].Kind == jsonc.String {
-			v.Program = c.Value.Elements[0].Str
+		} else if c != nil && c.Value.Kind == jsonc.Array && v.Transport == Stdio && len(c.Value.Elements()) > 0 && c.Value.Elements()[0].Kind == jsonc.String {
+			v.Program = c.Value.Elements()[0].Str
 		}
 		if u := n.Get("url"); u != nil && u.Value.Kind == jsonc.String && v.Transport == Remote && urlCheckedAsWritten[r.Dialect] {
 			if _, ok := ParseURL(u.Value.Str); !ok {

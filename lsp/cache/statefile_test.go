@@ -77,7 +77,7 @@ func TestStateFileAnalysedForItsMCPPartsOnly(t *testing.T) {
 	if !ok || f.ReadErr != nil {
 		t.Fatalf("not diagnosed: %v", f.ReadErr)
 	}
-	if root := snap.Parse(f).Root; root.Get("numStartups") != nil || root.Get("projects").Value.Members[0].Value.Get("history") != nil {
+	if root := snap.Parse(f).Root; root.Get("numStartups") != nil || root.Get("projects").Value.Members()[0].Value.Get("history") != nil {
 		t.Fatal("the parts no reader reads were parsed")
 	}
 	kind, _ := snap.Match(path, opts)
@@ -142,12 +142,12 @@ func TestStateFile69MB(t *testing.T) {
 	}
 	root := snap.Parse(f).Root
 	projects := root.Get("projects").Value
-	if len(projects.Members) != 70 {
-		t.Fatalf("%d projects", len(projects.Members))
+	if len(projects.Members()) != 70 {
+		t.Fatalf("%d projects", len(projects.Members()))
 	}
-	for _, p := range projects.Members {
+	for _, p := range projects.Members() {
 		var keys []string
-		for _, m := range p.Value.Members {
+		for _, m := range p.Value.Members() {
 			keys = append(keys, m.Key.Str)
 		}
 		if want := []string{"mcpServers", "enabledMcpjsonServers", "disabledMcpjsonServers", "hasTrustDialogAccepted"}; !slices.Equal(keys, want) {

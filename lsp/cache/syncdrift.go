@@ -57,7 +57,7 @@ func (s *Snapshot) serverSpan(path, server string) (span.Span, bool) {
 	if f == nil || f.Root == nil || f.Root.Kind != jsonc.Object {
 		return span.Span{}, false
 	}
-	for _, m := range f.Root.Members {
+	for _, m := range f.Root.Members() {
 		if m.Value == nil || m.Value.Kind != jsonc.Object {
 			continue
 		}
