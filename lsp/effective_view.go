@@ -81,7 +81,7 @@ func EffectiveView(snap *cache.Snapshot, r *effective.Result, opts cache.Diagnos
 	}
 	loc := newLocator(snap, nil) // one Mapper per file, not per definition
 	place := func(d *effective.Definition, state string) EffectivePlace {
-		line, _, _ := loc.mapper(d.Source.Path).LineColumn(d.Member.Key.Span.Start)
+		line, _, _ := loc.mapper(d.Source.Path).LineColumn(r.Member(d).Key.Span.Start)
 		return EffectivePlace{Path: cache.DisplayPath(d.Source.Path, opts), Line: line, Layer: d.Source.Layer.Label, State: state}
 	}
 	for _, s := range r.Servers {
@@ -102,7 +102,7 @@ func EffectiveView(snap *cache.Snapshot, r *effective.Result, opts cache.Diagnos
 		if s.Winner == nil {
 			// Not started: show what would be, from the best definition.
 			es.Gate, es.GateWhy = string(s.Definitions[0].Gate.State), s.Definitions[0].Gate.Why
-			fields = effective.FieldsOf(s.Definitions[0])
+			fields = r.FieldsOf(s.Definitions[0])
 		} else {
 			src := place(s.Winner, "used")
 			es.Source = &src
@@ -110,7 +110,7 @@ func EffectiveView(snap *cache.Snapshot, r *effective.Result, opts cache.Diagnos
 		es.Fields = map[string]EffectivePlace{}
 		for _, f := range fields {
 			es.Fields[f.Key] = place(f.From, "")
-			v := verdict.Decode(f.Member.Value)
+			v := verdict.Decode(r.FieldMember(f).Value)
 			switch f.Key {
 			case "type":
 				es.Transport, _ = v.(string)

@@ -62,20 +62,22 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 				continue
 			}
 			var overridden []rules.Related
+			wm := r.Member(s.Winner)
 			for _, d := range s.Definitions[1:] {
-				if sameFile(d, s.Winner) && sameMember(d, s.Winner) {
+				m := r.Member(d)
+				if sameFile(d, s.Winner) && m == wm {
 					continue
 				}
 				// An identical copy that another tool (or this one from
 				// another directory) reads without the winning one is not
 				// a spare copy: removing it would take the server from
 				// that tool, so duplicate-server does not offer it.
-				if !identical(d.Member.Value, s.Winner.Member.Value) || readers.seeBoth(d, s.Winner) {
+				if !identical(m.Value, wm.Value) || readers.seeBoth(keyOf(r, d), keyOf(r, s.Winner)) {
 					add(d.Source.Path, shadowed(r, s, d, displayPath))
 				}
 				overridden = append(overridden, rules.Related{
 					Path:    d.Source.Path,
-					Span:    d.Member.Key.Span,
+					Span:    m.Key.Span,
 					Message: fmt.Sprintf("overridden: %s (%s)", displayPath(d.Source.Path), d.Source.Layer.Label),
 				})
 			}
@@ -86,7 +88,7 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 					what = fmt.Sprintf("the one in %s (%s)", displayPath(d.Source.Path), d.Source.Layer.Label)
 				}
 				add(s.Winner.Source.Path, rules.Diagnostic{
-					Span:     s.Winner.Member.Key.Span,
+					Span:     wm.Key.Span,
 					Severity: rules.SeverityHint,
 					Code:     rules.CodeOverridesServer,
 					Message:  fmt.Sprintf("%s uses this definition of %q (%s); it overrides %s%s", r.Tool.Name, s.Name, s.Winner.Source.Layer.Label, what, disabledNote(r, s)),
@@ -107,13 +109,14 @@ func CrossFile(results []*Result, displayPath func(string) string) map[string][]
 	return out
 }
 
-// defKey names one definition: its file and where its name starts.
+// defKey names one definition: its file and its name's span there.
 type defKey struct {
-	path  string
-	start int
+	path string
+	span span.Span
 }
 
-func keyOf(d *Definition) defKey { return defKey{d.Source.Path, d.Member.Key.Span.Start} }
+// keyOf is the key of r's definition d.
+func keyOf(r *Result, d *Definition) defKey { return defKey{d.Source.Path, r.Member(d).Key.Span} }
 
 // readerKey is one tool launched in one directory.
 type readerKey struct {
@@ -131,7 +134,7 @@ func definitionReaders(results []*Result) readersOf {
 		rk := readerKey{r.Tool.ID, r.LaunchDir}
 		for _, s := range r.Servers {
 			for _, d := range s.Definitions {
-				k := keyOf(d)
+				k := keyOf(r, d)
 				if out[k] == nil {
 					out[k] = map[readerKey]bool{}
 				}
@@ -150,7 +153,7 @@ type launchReaders struct {
 	of      readersOf
 }
 
-func (l *launchReaders) seeBoth(copy, winner *Definition) bool {
+func (l *launchReaders) seeBoth(copy, winner defKey) bool {
 	if l.of == nil {
 		l.of = definitionReaders(l.results)
 	}
@@ -161,9 +164,9 @@ func (l *launchReaders) seeBoth(copy, winner *Definition) bool {
 // reads the winner, so that the copy can go without any tool losing the
 // server: a .mcp.json server that VS Code overrides with an identical one
 // in .vscode/mcp.json is still the one Claude Code starts.
-func (ro readersOf) seeBoth(copy, winner *Definition) bool {
-	w := ro[keyOf(winner)]
-	for rk := range ro[keyOf(copy)] {
+func (ro readersOf) seeBoth(copy, winner defKey) bool {
+	w := ro[winner]
+	for rk := range ro[copy] {
 		if !w[rk] {
 			return false
 		}
@@ -188,22 +191,23 @@ func fallbackIgnored(r *Result, src *Source, displayPath func(string) string) ru
 
 func shadowed(r *Result, s *Server, d *Definition, displayPath func(string) string) rules.Diagnostic {
 	w := s.Winner
+	dm, wm := r.Member(d), r.Member(w)
 	why := ""
 	if d.Gate.State != GateOpen {
 		why = " (" + d.Gate.Why + ")"
 	}
 	msg := fmt.Sprintf("%s uses the definition of %q in %s (%s) instead%s", r.Tool.Name, s.Name, displayPath(w.Source.Path), w.Source.Layer.Label, why)
 	diag := rules.Diagnostic{
-		Span:     d.Member.Key.Span,
+		Span:     dm.Key.Span,
 		Severity: rules.SeverityWarning,
 		Code:     rules.CodeShadowedServer,
 		Related: []rules.Related{{
-			Path: w.Source.Path, Span: w.Member.Key.Span,
+			Path: w.Source.Path, Span: wm.Key.Span,
 			Message: fmt.Sprintf("the definition %s uses", r.Tool.Name),
 		}},
 		Data: map[string]any{"server": s.Name, "tool": string(r.Tool.ID)},
 	}
-	if identical(d.Member.Value, w.Member.Value) {
+	if identical(dm.Value, wm.Value) {
 		diag.Severity = rules.SeverityHint
 		diag.Code = rules.CodeDuplicateServer
 		diag.Tags = []rules.Tag{rules.TagUnnecessary}
@@ -211,7 +215,7 @@ func shadowed(r *Result, s *Server, d *Definition, displayPath func(string) stri
 		// launch directories, that do not see the winning copy.
 		diag.Data[rules.FixKey] = rules.Fix{Kind: rules.FixRemoveMember, Key: s.Name}
 		msg = fmt.Sprintf("identical to the definition of %q in %s (%s), which %s uses: this copy can be removed", s.Name, displayPath(w.Source.Path), w.Source.Layer.Label, r.Tool.Name)
-	} else if diff := differences(r.Tool.ID, d.Member.Value, w.Member.Value); diff != "" {
+	} else if diff := differences(r.Tool.ID, dm.Value, wm.Value); diff != "" {
 		msg += "; they differ in " + diff
 	}
 	diag.Message = msg + disabledNote(r, s)
@@ -235,7 +239,7 @@ func mergedRefused(r *Result, s *Server, displayPath func(string) string) (rules
 	d := s.Definitions[0]
 	var rel []rules.Related
 	for _, o := range s.Definitions[1:] {
-		rel = append(rel, rules.Related{Path: o.Source.Path, Span: o.Member.Key.Span, Message: fmt.Sprintf("merged: %s (%s)", displayPath(o.Source.Path), o.Source.Layer.Label)})
+		rel = append(rel, rules.Related{Path: o.Source.Path, Span: r.Member(o).Key.Span, Message: fmt.Sprintf("merged: %s (%s)", displayPath(o.Source.Path), o.Source.Layer.Label)})
 	}
 	what := "as written"
 	if len(rel) > 0 {
@@ -245,7 +249,7 @@ func mergedRefused(r *Result, s *Server, displayPath func(string) string) (rules
 		}
 	}
 	return rules.Diagnostic{
-		Span:     d.Member.Key.Span,
+		Span:     r.Member(d).Key.Span,
 		Severity: rules.SeverityError,
 		Code:     rules.CodeMergedInvalid,
 		Message:  fmt.Sprintf("%s refuses its whole configuration because of server %q %s: %s", r.Tool.Name, s.Name, what, why(s.Merged)),
@@ -279,18 +283,17 @@ func mergedTransport(r *Result, s *Server, displayPath func(string) string) (rul
 		earlier = url
 	}
 	return rules.Diagnostic{
-		Span:     later.From.Member.Key.Span,
+		Span:     r.Member(later.From).Key.Span,
 		Severity: rules.SeverityWarning,
 		Code:     rules.CodeMergedTransport,
 		Message: fmt.Sprintf("%s merges this %q field by field into the one in %s: the result keeps its %q as well as this %q",
 			r.Tool.Name, s.Name, displayPath(earlier.From.Source.Path), earlier.Key, later.Key),
-		Related: []rules.Related{{Path: earlier.From.Source.Path, Span: earlier.Member.Key.Span, Message: "the field that is kept"}},
+		Related: []rules.Related{{Path: earlier.From.Source.Path, Span: r.FieldMember(*earlier).Key.Span, Message: "the field that is kept"}},
 		Data:    map[string]any{"server": s.Name, "tool": string(r.Tool.ID)},
 	}, later.From.Source.Path, true
 }
 
-func sameFile(a, b *Definition) bool   { return a.Source.Path == b.Source.Path }
-func sameMember(a, b *Definition) bool { return a.Member == b.Member }
+func sameFile(a, b *Definition) bool { return a.Source.Path == b.Source.Path }
 
 // identical compares two definitions as values (formatting, comments and
 // key order do not matter).

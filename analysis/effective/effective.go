@@ -88,9 +88,18 @@ type Source struct {
 }
 
 // Definition is one definition of a server name in one source.
+//
+// It holds no pointer into the source's parse: its member is the at-th
+// of those the result read from the source (Result.Member). An edit
+// inside one server of a 1,000-server file parses the file again and
+// moves every server after it; the definitions of the others stay the
+// same, and so do their servers (see reuse).
 type Definition struct {
 	Source *Source
-	Member *jsonc.Member // Key: the name; Value: the definition
+	// Name is the server's name: the member's key.
+	Name string
+	// at is the place of the member among those read from Source.
+	at int32
 	// Gate is the definition's gate state.
 	Gate Gate
 	// Verdict is what the tool does with the entry (nil where the tool
@@ -155,8 +164,9 @@ type Server struct {
 type Field struct {
 	Key  string
 	From *Definition
-	// Member is the field's member in From's definition.
-	Member *jsonc.Member
+	// at is the place of the field's member in From's definition's
+	// object (Result.FieldMember).
+	at int32
 }
 
 // Result is the effective configuration of one tool in one directory.
@@ -309,7 +319,6 @@ func Compute(in Input) *Result {
 				res.Sources[len(res.Sources)-1] = src
 			}
 			sr.src, sr.defs = src, make([]*Definition, len(members))
-			var fresh []Definition // one allocation for the new ones
 			for i, m := range members {
 				g := gates.gate(layer, m.Key.Str)
 				if pg := profile.gate(m.Key.Str); pg.State != GateOpen {
@@ -330,13 +339,10 @@ func Compute(in Input) *Result {
 					}
 					g = Gate{State: GateInvalid, Why: verb + why(v)}
 				}
-				d := pr.definition(i, m)
+				d := pr.definition(i)
 				if d == nil || d.Source != src || d.Gate != g || d.Verdict != verdicts[i] {
-					if fresh == nil {
-						fresh = make([]Definition, len(members))
-					}
-					fresh[i] = Definition{Source: src, Member: m, Gate: g, Verdict: verdicts[i]}
-					d = &fresh[i]
+					d = slab.definition()
+					*d = Definition{Source: src, Name: m.Key.Str, at: int32(i), Gate: g, Verdict: verdicts[i]}
 				}
 				sr.defs[i] = d
 				defs = append(defs, d)
@@ -363,7 +369,7 @@ func Compute(in Input) *Result {
 		}
 	}
 	for _, ds := range byName(defs) {
-		name := ds[0].Member.Key.Str
+		name := ds[0].Name
 		for len(before) > 0 && before[0].Name < name {
 			before = before[1:]
 		}
@@ -377,9 +383,9 @@ func Compute(in Input) *Result {
 			// verdict are functions of its definitions.
 			srv = was
 		} else {
-			srv = resolve(in.Verdicts, &slab, was, name, ds, deep)
+			srv = resolve(res, in.Verdicts, &slab, was, name, ds, deep)
 			if mergedCheck && srv.Winner != nil {
-				if v := judgeMerged(in, srv); v != nil && v.Outcome == verdict.RefusesFile {
+				if v := judgeMerged(in, res, srv); v != nil && v.Outcome == verdict.RefusesFile {
 					srv.Merged = v
 				}
 			}
@@ -442,14 +448,14 @@ func refuse(res *Result, prev *Result) {
 // judgeMerged is the tool's verdict on the server as merged from every
 // layer: the merged fields written out as one entry and judged like any
 // other (by the reader of the winning definition's file).
-func judgeMerged(in Input, s *Server) *verdict.Verdict {
+func judgeMerged(in Input, res *Result, s *Server) *verdict.Verdict {
 	r := readerOf(in, s.Winner.Source.Path)
 	if r == nil {
 		return nil
 	}
 	obj := make(map[string]any, len(s.Fields))
 	for _, f := range s.Fields {
-		obj[f.Key] = verdict.Decode(f.Member.Value)
+		obj[f.Key] = verdict.Decode(res.FieldMember(f).Value)
 	}
 	text, err := json.Marshal(obj)
 	if err != nil {
@@ -510,7 +516,7 @@ func Survey(in Input) (found, own bool) {
 // was is the server of that name in Input.Prev, if any: where its winner
 // had the same verdict in the same layer, its alone is this one's too,
 // without asking the cache.
-func resolve(c *verdict.Cache, slab *slabs, was *Server, name string, ds []*Definition, deep bool) *Server {
+func resolve(res *Result, c *verdict.Cache, slab *slabs, was *Server, name string, ds []*Definition, deep bool) *Server {
 	s := slab.server()
 	*s = Server{Name: name, Definitions: ds, Enabled: true}
 	var open []*Definition
@@ -539,31 +545,33 @@ func resolve(c *verdict.Cache, slab *slabs, was *Server, name string, ds []*Defi
 			// fields fit.
 			a = was.alone
 		} else {
-			a = aloneOf(c, d)
+			a = aloneOf(res, c, d)
 		}
 		if a != nil {
 			s.alone = a
 			s.Fields = slab.fields(len(a.fields))
 			for i, f := range a.fields {
-				s.Fields[i] = Field{Key: f.key, From: d, Member: d.Member.Value.Members()[f.index]}
+				s.Fields[i] = Field{Key: f.key, From: d, at: f.index}
 			}
 			s.Ignored, s.Enabled, s.Variables = a.ignored, a.enabled, a.variables
 			return s
 		}
 	}
-	mergeFields(s, contributors)
+	mergeFields(res, s, contributors)
 	return s
 }
 
 // mergeFields sets s's fields, ignored keys, enabled state and variables
-// from the contributors' definitions, the first one winning a key.
-func mergeFields(s *Server, contributors []*Definition) {
+// from the contributors' definitions (read by res), the first one winning
+// a key.
+func mergeFields(res *Result, s *Server, contributors []*Definition) {
 	for _, d := range contributors {
-		if d.Member.Value == nil || d.Member.Value.Kind != jsonc.Object {
+		v := res.Member(d).Value
+		if v == nil || v.Kind != jsonc.Object {
 			continue
 		}
-		for i := len(d.Member.Value.Members()) - 1; i >= 0; i-- {
-			m := d.Member.Value.Members()[i]
+		for i := len(v.Members()) - 1; i >= 0; i-- {
+			m := v.Members()[i]
 			// A definition has a handful of fields: a scan of those taken
 			// so far is cheaper than a set per server.
 			if m.Key == nil || slices.ContainsFunc(s.Fields, func(f Field) bool { return f.Key == m.Key.Str }) {
@@ -577,24 +585,23 @@ func mergeFields(s *Server, contributors []*Definition) {
 				}
 				continue
 			}
-			s.Fields = append(s.Fields, Field{Key: m.Key.Str, From: d, Member: m})
+			s.Fields = append(s.Fields, Field{Key: m.Key.Str, From: d, at: int32(i)})
 		}
 	}
 	slices.SortFunc(s.Fields, func(a, b Field) int { return strings.Compare(a.Key, b.Key) })
 	slices.Sort(s.Ignored)
-	for _, f := range s.Fields {
-		// Only where the layer's format has such a key: Claude Code and
-		// Copilot CLI ignore an "enabled" in .mcp.json.
-		if key := f.From.Source.Layer.EnabledKey; key != "" && f.Key == key && f.Member.Value != nil && f.Member.Value.Kind == jsonc.False {
-			s.Enabled = false
-		}
-		if key := f.From.Source.Layer.DisabledKey; key != "" && f.Key == key && f.Member.Value != nil && f.Member.Value.Kind == jsonc.True {
-			s.Enabled = false
-		}
-	}
 	values := make([]*jsonc.Node, len(s.Fields))
 	for i, f := range s.Fields {
-		values[i] = f.Member.Value
+		v := res.FieldMember(f).Value
+		values[i] = v
+		// Only where the layer's format has such a key: Claude Code and
+		// Copilot CLI ignore an "enabled" in .mcp.json.
+		if key := f.From.Source.Layer.EnabledKey; key != "" && f.Key == key && v != nil && v.Kind == jsonc.False {
+			s.Enabled = false
+		}
+		if key := f.From.Source.Layer.DisabledKey; key != "" && f.Key == key && v != nil && v.Kind == jsonc.True {
+			s.Enabled = false
+		}
 	}
 	s.Variables = verdict.Variables(s.Winner.Source.Interpolation, values)
 }
@@ -619,7 +626,7 @@ type alone struct {
 // of its member in the definition's object.
 type aloneField struct {
 	key   string
-	index int
+	index int32
 }
 
 // aloneKey is what alone depends on besides the verdict's entry.
@@ -628,36 +635,35 @@ type aloneKey struct {
 	interp *registry.Interpolation
 }
 
-// aloneOf returns what resolve makes of d alone, from the cache c; nil
-// when d is not an object.
-func aloneOf(c *verdict.Cache, d *Definition) *alone {
-	v := d.Member.Value
+// aloneOf returns what resolve makes of d alone (as res read it), from
+// the cache c; nil when d is not an object.
+func aloneOf(res *Result, c *verdict.Cache, d *Definition) *alone {
+	v := res.Member(d).Value
 	if v == nil || v.Kind != jsonc.Object {
 		return nil
 	}
 	key := aloneKey{d.Source.Layer, d.Source.Interpolation}
 	a, _ := c.Derived(d.Verdict, key, func() any {
 		s := &Server{Winner: d, Enabled: true}
-		mergeFields(s, []*Definition{d})
+		mergeFields(res, s, []*Definition{d})
 		a := &alone{ignored: s.Ignored, enabled: s.Enabled, variables: s.Variables, fields: make([]aloneField, len(s.Fields))}
 		for i, f := range s.Fields {
-			a.fields[i] = aloneField{key: f.Key, index: slices.Index(v.Members(), f.Member)}
+			a.fields[i] = aloneField{key: f.Key, index: f.at}
 		}
 		return a
 	}).(*alone)
-	return a.of(d)
+	return a.of(v)
 }
 
-// of returns a if it fits d's definition, nil otherwise. The same bytes
+// of returns a if it fits the definition v, nil otherwise. The same bytes
 // parse to the same subtree; should they not (a verdict cached from
 // another parse of them), resolve computes afresh.
-func (a *alone) of(d *Definition) *alone {
-	v := d.Member.Value
+func (a *alone) of(v *jsonc.Node) *alone {
 	if v == nil || v.Kind != jsonc.Object {
 		return nil
 	}
 	for _, f := range a.fields {
-		if f.index < 0 || f.index >= len(v.Members()) || v.Members()[f.index].Key == nil || v.Members()[f.index].Key.Str != f.key {
+		if f.index < 0 || int(f.index) >= len(v.Members()) || v.Members()[f.index].Key == nil || v.Members()[f.index].Key.Str != f.key {
 			return nil
 		}
 	}
@@ -833,7 +839,7 @@ func byName(defs []*Definition) [][]*Definition {
 	}
 	// Stable by reading order; pdqsort takes a sorted map in one pass.
 	slices.SortFunc(order, func(a, b int32) int {
-		if c := strings.Compare(defs[a].Member.Key.Str, defs[b].Member.Key.Str); c != 0 {
+		if c := strings.Compare(defs[a].Name, defs[b].Name); c != 0 {
 			return c
 		}
 		return int(a - b)
@@ -845,7 +851,7 @@ func byName(defs []*Definition) [][]*Definition {
 	var out [][]*Definition
 	for i := 0; i < len(sorted); {
 		j := i + 1
-		for j < len(sorted) && sorted[j].Member.Key.Str == sorted[i].Member.Key.Str {
+		for j < len(sorted) && sorted[j].Name == sorted[i].Name {
 			j++
 		}
 		g := sorted[i:j:j]
@@ -860,7 +866,7 @@ func byName(defs []*Definition) [][]*Definition {
 // increasing.
 func sortedUnique(defs []*Definition) bool {
 	for i := 1; i < len(defs); i++ {
-		if defs[i-1].Member.Key.Str >= defs[i].Member.Key.Str {
+		if defs[i-1].Name >= defs[i].Name {
 			return false
 		}
 	}

@@ -82,8 +82,8 @@ func TestClaudeCode_LocalBeatsApprovedProjectBeatsUser_VerifiedClaudeCode2_1(t *
 	if len(db.Definitions) != 3 {
 		t.Errorf("db has %d definitions, want 3 (local, project, user)", len(db.Definitions))
 	}
-	if f, _ := field(db, "command"); f.Member.Value.Str != "local-db" {
-		t.Errorf("command = %q, want the local one whole (no field merge)", f.Member.Value.Str)
+	if f, _ := field(db, "command"); r.FieldMember(f).Value.Str != "local-db" {
+		t.Errorf("command = %q, want the local one whole (no field merge)", r.FieldMember(f).Value.Str)
 	}
 	if got := winnerPath(server(t, r, "gh")); got != "/p/.mcp.json" {
 		t.Errorf("gh winner = %s", got)
@@ -322,8 +322,8 @@ func TestOpenCode_DeepMerge_VerifiedOpenCode1_18(t *testing.T) {
 	if _, ok := field(web, "command"); !ok {
 		t.Error("a remote entry over a local one keeps the old command (deep merge)")
 	}
-	if typ, _ := field(web, "type"); typ.Member.Value.Str != "remote" {
-		t.Errorf("type = %q, want remote", typ.Member.Value.Str)
+	if typ, _ := field(web, "type"); r.FieldMember(typ).Value.Str != "remote" {
+		t.Errorf("type = %q, want remote", r.FieldMember(typ).Value.Str)
 	}
 }
 

@@ -79,8 +79,11 @@ func profileServer(path string, n *jsonc.Node, results []*Result) *rules.Server 
 	for _, r := range results {
 		for _, s := range r.Servers {
 			for _, d := range s.Definitions {
-				if d.Source.Path == path && d.Member.Key == n {
-					return &rules.Server{Name: s.Name, Member: d.Member}
+				if d.Source.Path != path {
+					continue
+				}
+				if m := r.Member(d); m.Key == n {
+					return &rules.Server{Name: s.Name, Member: m}
 				}
 			}
 		}
@@ -174,7 +177,7 @@ func serverHover(in HoverInput, s *rules.Server) *Hover {
 			continue
 		}
 		es := findServer(res, s.Name)
-		if es == nil || !definesHere(es, in.Path, s.Member) {
+		if es == nil || !definesHere(res, es, in.Path, s.Member) {
 			continue
 		}
 		shown[res.Tool.ID] = true
@@ -187,7 +190,7 @@ func serverHover(in HoverInput, s *rules.Server) *Hover {
 		shown[r.Tool] = true
 		if res, maps := unreadMap(in, r.Tool, s); res != nil {
 			fmt.Fprintf(&b, "\n---\n%s: does not read this entry when launched in %s; in this file it reads %s\n\n", toolHeading(res.Tool), res.LaunchDir, joinCode(maps))
-			writeFields(&b, in, fieldsOf(s.Member, in.Path))
+			writeFields(&b, in, fieldsHere(s.Member, in.Path))
 			writeDocs(&b, res.Tool)
 			continue
 		}
@@ -196,7 +199,7 @@ func serverHover(in HoverInput, s *rules.Server) *Hover {
 			b.WriteString(" (mcp-lsp does not model its other files yet)")
 		}
 		b.WriteString("\n\n")
-		writeFields(&b, in, fieldsOf(s.Member, in.Path))
+		writeFields(&b, in, fieldsHere(s.Member, in.Path))
 		writeToolNames(&b, in, r.Tool, s.Name)
 		if t, ok := in.Registry.Tool(r.Tool); ok {
 			writeDocs(&b, t)
@@ -206,7 +209,7 @@ func serverHover(in HoverInput, s *rules.Server) *Hover {
 }
 
 func writeToolSection(b *strings.Builder, in HoverInput, res *Result, es *Server, here *rules.Server) {
-	mine := definitionOf(es, in.Path, here.Member)
+	mine := definitionOf(res, es, in.Path, here.Member)
 	fmt.Fprintf(b, "\n---\n%s: ", toolHeading(res.Tool))
 	switch {
 	case es.Winner == nil:
@@ -225,12 +228,12 @@ func writeToolSection(b *strings.Builder, in HoverInput, res *Result, es *Server
 		if mine.Gate.State != GateOpen {
 			why = " (" + mine.Gate.Why + ")"
 		}
-		fmt.Fprintf(b, "uses the definition in %s (%s) instead%s\n\n", place(in, es.Winner.Source.Path, es.Winner.Member.Key.Span.Start), es.Winner.Source.Layer.Label, why)
+		fmt.Fprintf(b, "uses the definition in %s (%s) instead%s\n\n", place(in, es.Winner.Source.Path, res.Member(es.Winner).Key.Span.Start), es.Winner.Source.Layer.Label, why)
 	}
 	if es.Winner != nil {
-		writeFields(b, in, es.Fields)
+		writeFields(b, in, shownOf(res, es.Fields))
 	} else {
-		writeFields(b, in, fieldsOf(here.Member, in.Path))
+		writeFields(b, in, fieldsHere(here.Member, in.Path))
 	}
 	if len(es.Variables) > 0 {
 		fmt.Fprintf(b, "- depends on %s\n", joinCode(prefixed("$", es.Variables)))
@@ -256,7 +259,7 @@ func writeToolSection(b *strings.Builder, in HoverInput, res *Result, es *Server
 		case res.Tool.Merge.Value != registry.DeepMerge:
 			state = ", shadowed"
 		}
-		others = append(others, fmt.Sprintf("%s (%s%s)", place(in, d.Source.Path, d.Member.Key.Span.Start), d.Source.Layer.Label, state))
+		others = append(others, fmt.Sprintf("%s (%s%s)", place(in, d.Source.Path, res.Member(d).Key.Span.Start), d.Source.Layer.Label, state))
 	}
 	if len(others) > 0 {
 		fmt.Fprintf(b, "- also defined in %s\n", strings.Join(others, "; "))
@@ -289,11 +292,11 @@ func toolHeading(t *registry.Tool) string {
 // writeFields lists the merged fields: transport, command, url and the
 // rest, each with the file and line it comes from. Values of env and
 // headers are never shown, only their names.
-func writeFields(b *strings.Builder, in HoverInput, fields []Field) {
+func writeFields(b *strings.Builder, in HoverInput, fields []shownField) {
 	for _, f := range fields {
-		v := f.Member.Value
+		v := f.member.Value
 		var val string
-		switch f.Key {
+		switch f.key {
 		case "env", "environment", "headers", "http_headers":
 			val = "names " + joinCode(objectKeys(v)) + " (values hidden)"
 		case "bearer_token":
@@ -302,7 +305,7 @@ func writeFields(b *strings.Builder, in HoverInput, fields []Field) {
 		default:
 			val = "`" + render(v) + "`"
 		}
-		fmt.Fprintf(b, "- %s: %s (%s)\n", f.Key, val, place(in, f.From.Source.Path, f.Member.Key.Span.Start))
+		fmt.Fprintf(b, "- %s: %s (%s)\n", f.key, val, place(in, f.path, f.member.Key.Span.Start))
 	}
 }
 
@@ -353,28 +356,35 @@ func render(n *jsonc.Node) string {
 	return "…"
 }
 
-// FieldsOf lists the fields of one definition alone (for a server that is
-// not started, to show what it would be).
-func FieldsOf(d *Definition) []Field {
-	out := fieldsOf(d.Member, d.Source.Path)
-	for i := range out {
-		out[i].From = d
+// shownField is a field as hover lists it: its key, and its member in the
+// file at path.
+type shownField struct {
+	key, path string
+	member    *jsonc.Member
+}
+
+// shownOf lists the fields of one of r's servers.
+func shownOf(r *Result, fields []Field) []shownField {
+	out := make([]shownField, len(fields))
+	for i, f := range fields {
+		out[i] = shownField{f.Key, f.From.Source.Path, r.FieldMember(f)}
 	}
 	return out
 }
 
-func fieldsOf(m *jsonc.Member, path string) []Field {
-	d := &Definition{Source: &Source{Path: path, Layer: &registry.Layer{Label: "this file"}}, Member: m}
-	var out []Field
+// fieldsHere lists the fields of the server m of the file at path alone,
+// sorted by key, the last of a repeated key counting.
+func fieldsHere(m *jsonc.Member, path string) []shownField {
+	var out []shownField
 	if m.Value == nil || m.Value.Kind != jsonc.Object {
 		return nil
 	}
 	for _, f := range m.Value.Members() {
-		if m.Value.Get(f.Key.Str) == f {
-			out = append(out, Field{Key: f.Key.Str, From: d, Member: f})
+		if f.Key != nil && m.Value.Get(f.Key.Str) == f {
+			out = append(out, shownField{f.Key.Str, path, f})
 		}
 	}
-	slices.SortFunc(out, func(a, b Field) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortFunc(out, func(a, b shownField) int { return strings.Compare(a.key, b.key) })
 	return out
 }
 
@@ -435,13 +445,15 @@ func findServer(r *Result, name string) *Server {
 	return nil
 }
 
-func definesHere(s *Server, path string, m *jsonc.Member) bool {
-	return definitionOf(s, path, m) != nil
+func definesHere(r *Result, s *Server, path string, m *jsonc.Member) bool {
+	return definitionOf(r, s, path, m) != nil
 }
 
-func definitionOf(s *Server, path string, m *jsonc.Member) *Definition {
+// definitionOf returns the definition of r's server s that is the member m
+// of the file at path, nil if none.
+func definitionOf(r *Result, s *Server, path string, m *jsonc.Member) *Definition {
 	for _, d := range s.Definitions {
-		if d.Source.Path == path && d.Member.Key.Span == m.Key.Span {
+		if d.Source.Path == path && r.Member(d).Key.Span == m.Key.Span {
 			return d
 		}
 	}

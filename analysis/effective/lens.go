@@ -164,7 +164,7 @@ func lensState(in LensInput, res *Result, dropped string, es *Server, s *rules.S
 	}
 	mine := (*Definition)(nil)
 	if es != nil {
-		mine = definitionOf(es, in.Path, s.Member)
+		mine = definitionOf(res, es, in.Path, s.Member)
 	}
 	if mine == nil {
 		if len(res.Sources) == 0 {
@@ -177,7 +177,7 @@ func lensState(in LensInput, res *Result, dropped string, es *Server, s *rules.S
 	}
 	var winner *Place
 	if w := es.Winner; w != nil && w != mine {
-		winner = &Place{Path: w.Source.Path, Span: w.Member.Key.Span}
+		winner = &Place{Path: w.Source.Path, Span: res.Member(w).Key.Span}
 	}
 	deep := res.Tool.Merge.Value == registry.DeepMerge
 	switch {

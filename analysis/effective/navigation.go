@@ -75,7 +75,7 @@ func DefinitionsAt(in NavigationInput) (*Definitions, bool) {
 	results := slices.Clone(in.Results)
 	if i := slices.IndexFunc(results, func(r *Result) bool {
 		es := findServer(r, s.Name)
-		return es != nil && definesHere(es, in.Path, s.Member)
+		return es != nil && definesHere(r, es, in.Path, s.Member)
 	}); i > 0 {
 		first := results[i]
 		results = append([]*Result{first}, slices.Delete(results, i, i+1)...)
@@ -83,7 +83,7 @@ func DefinitionsAt(in NavigationInput) (*Definitions, bool) {
 	for _, r := range results {
 		if es := findServer(r, s.Name); es != nil {
 			for _, def := range es.Definitions {
-				add(Place{Path: def.Source.Path, Span: def.Member.Key.Span})
+				add(Place{Path: def.Source.Path, Span: r.Member(def).Key.Span})
 			}
 		}
 	}

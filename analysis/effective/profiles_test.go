@@ -232,8 +232,8 @@ func TestNyzhi_GlobalThenProjectThenMcpJSON_ConfirmedNyzhiSource(t *testing.T) {
 		}
 	}
 	fs := server(t, r, "fs")
-	if f, _ := field(fs, "command"); f.Member.Value.Str != "mcp-json-fs" {
-		t.Errorf("fs command = %q, want .mcp.json's", f.Member.Value.Str)
+	if f, _ := field(fs, "command"); r.FieldMember(f).Value.Str != "mcp-json-fs" {
+		t.Errorf("fs command = %q, want .mcp.json's", r.FieldMember(f).Value.Str)
 	}
 	if _, ok := field(fs, "args"); ok {
 		t.Error("a .mcp.json entry replaces the TOML one whole: no args")
@@ -267,17 +267,17 @@ func TestNyzhi_DefinitionSpans(t *testing.T) {
 		r := computeIn(t, "nyzhi", w, env, "/p", "")
 		for name, want := range map[string]string{"fs": "[mcp.servers.fs]", "my server": `[mcp.servers."my server"]`} {
 			d := server(t, r, name).Winner
-			key := project[d.Member.Key.Span.Start:d.Member.Key.Span.End]
+			key := project[r.Member(d).Key.Span.Start:r.Member(d).Key.Span.End]
 			header := project[strings.Index(project, want):]
-			if !strings.HasSuffix(want, key+"]") || d.Member.Key.Span.Start != strings.Index(project, want)+len(want)-len(key)-1 {
-				t.Errorf("eol %q: %s: key spans %q at %d, want the last segment of %s", eol, name, key, d.Member.Key.Span.Start, want)
+			if !strings.HasSuffix(want, key+"]") || r.Member(d).Key.Span.Start != strings.Index(project, want)+len(want)-len(key)-1 {
+				t.Errorf("eol %q: %s: key spans %q at %d, want the last segment of %s", eol, name, key, r.Member(d).Key.Span.Start, want)
 			}
-			if !strings.HasPrefix(header, project[d.Member.Value.Span.Start:d.Member.Value.Span.End]) {
-				t.Errorf("eol %q: %s: definition spans %q, want its table from the header", eol, name, project[d.Member.Value.Span.Start:d.Member.Value.Span.End])
+			if !strings.HasPrefix(header, project[r.Member(d).Value.Span.Start:r.Member(d).Value.Span.End]) {
+				t.Errorf("eol %q: %s: definition spans %q, want its table from the header", eol, name, project[r.Member(d).Value.Span.Start:r.Member(d).Value.Span.End])
 			}
 		}
 		args, _ := field(server(t, r, "fs"), "args")
-		if got := project[args.Member.Value.Span.Start:args.Member.Value.Span.End]; got != `["-y", "@modelcontextprotocol/server-filesystem", "."]` {
+		if got := project[r.FieldMember(args).Value.Span.Start:r.FieldMember(args).Value.Span.End]; got != `["-y", "@modelcontextprotocol/server-filesystem", "."]` {
 			t.Errorf("eol %q: args spans %q", eol, got)
 		}
 	}
@@ -351,8 +351,8 @@ func TestHoverAndDefinitionInProfileOnlyFile(t *testing.T) {
 	if filepath.ToSlash(userDef.Source.Path) != "/home/u/.claude/.mcp.json" {
 		t.Fatalf("fs definitions: %v", definedIn(server(t, r, "fs")))
 	}
-	offset := userDef.Member.Key.Span.Start + 1
-	parsed := fileOf(userDef)
+	offset := r.Member(userDef).Key.Span.Start + 1
+	parsed := fileOf(r, userDef)
 	h, ok := HoverAt(HoverInput{
 		Path: "/home/u/.claude/.mcp.json", File: parsed, Kind: kind, Offset: offset,
 		Results: []*Result{r}, Registry: registry.Default(),
@@ -369,8 +369,8 @@ func TestHoverAndDefinitionInProfileOnlyFile(t *testing.T) {
 
 // fileOf returns the parsed file a definition comes from: its root, found
 // through the key's parents, wrapped so that NodeAt works on it.
-func fileOf(d *Definition) *jsonc.File {
-	n := d.Member.Key
+func fileOf(r *Result, d *Definition) *jsonc.File {
+	n := r.Member(d).Key
 	for n.Parent != nil {
 		n = n.Parent
 	}

@@ -3,6 +3,7 @@ package effective
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
@@ -156,13 +157,50 @@ func (sh *Shared) match(fb *jsonc.File, before []*jsonc.Member, fn *jsonc.File, 
 	return out
 }
 
-// definition is the earlier definition of the same member, nil if the
-// entry is another member now (of a new parse, or another entry).
-func (sr *priorRead) definition(i int, m *jsonc.Member) *Definition {
-	if sr == nil || i >= len(sr.defs) || sr.defs[i].Member != m {
+// definition is the earlier definition of the i-th member read, nil
+// unless that member was the i-th then too, with the same name and bytes:
+// a definition says where its member is by that place (Definition.at), so
+// it holds in the new parse, wherever the entry moved.
+func (sr *priorRead) definition(i int) *Definition {
+	if sr == nil || i >= len(sr.defs) || sr.match[i] != int32(i) {
 		return nil
 	}
 	return sr.defs[i]
+}
+
+// Member returns the member of the definition d as r read it: Key is the
+// server's name, Value its definition, at their places in the parse r
+// read. d is one of r's definitions (of its Servers, or one they hold).
+func (r *Result) Member(d *Definition) *jsonc.Member {
+	for _, sr := range r.read {
+		if sr.src == d.Source {
+			return sr.members[d.at]
+		}
+	}
+	panic("effective: a definition of another result")
+}
+
+// FieldMember returns the member of the field f of one of r's servers.
+func (r *Result) FieldMember(f Field) *jsonc.Member {
+	return r.Member(f.From).Value.Members()[f.at]
+}
+
+// FieldsOf lists the fields of one definition of r alone (for a server
+// that is not started, to show what it would be), sorted by key, the last
+// of a repeated key counting.
+func (r *Result) FieldsOf(d *Definition) []Field {
+	v := r.Member(d).Value
+	if v == nil || v.Kind != jsonc.Object {
+		return nil
+	}
+	var out []Field
+	for i, f := range v.Members() {
+		if f.Key != nil && v.Get(f.Key.Str) == f {
+			out = append(out, Field{Key: f.Key.Str, From: d, at: int32(i)})
+		}
+	}
+	slices.SortFunc(out, func(a, b Field) int { return strings.Compare(a.Key, b.Key) })
+	return out
 }
 
 // sameBytes reports whether the values a of fa and b of fb are written
@@ -184,21 +222,40 @@ func sameSource(a, b *Source) bool {
 }
 
 // slabs allocates a computation's definitions, servers and fields in
-// chunks: one allocation per chunk, not per server.
+// chunks: one allocation per chunk, not per server. Chunks double from
+// a few up to slabChunk: the first analysis of a file makes thousands,
+// an edit that reuses the others' a handful.
 type slabs struct {
 	servers []Server
+	defs    []Definition
 	spare   []Field
+	// made counts the servers and definitions allocated so far.
+	madeServers, madeDefs int
 }
 
 const slabChunk = 256
 
+// chunk is the size of the next chunk after made items.
+func chunk(made int) int { return min(slabChunk, max(4, made)) }
+
 func (s *slabs) server() *Server {
 	if len(s.servers) == 0 {
-		s.servers = make([]Server, slabChunk)
+		s.servers = make([]Server, chunk(s.madeServers))
+		s.madeServers += len(s.servers)
 	}
 	srv := &s.servers[0]
 	s.servers = s.servers[1:]
 	return srv
+}
+
+func (s *slabs) definition() *Definition {
+	if len(s.defs) == 0 {
+		s.defs = make([]Definition, chunk(s.madeDefs))
+		s.madeDefs += len(s.defs)
+	}
+	d := &s.defs[0]
+	s.defs = s.defs[1:]
+	return d
 }
 
 // fields returns a slice of n fields; appending to it never writes into
@@ -208,7 +265,7 @@ func (s *slabs) fields(n int) []Field {
 		return make([]Field, n)
 	}
 	if len(s.spare) < n {
-		s.spare = make([]Field, slabChunk)
+		s.spare = make([]Field, max(n, chunk(s.madeServers)))
 	}
 	out := s.spare[:n:n]
 	s.spare = s.spare[n:]

@@ -28,18 +28,14 @@ import (
 // written straight from the parse, not decoded and printed: an edit of a
 // 1,000-server file whose servers all run npx computes it for each of
 // them, for every tool reading the file.
-func identity(s *Server) string {
-	id, _ := hashedIdentity(s)
-	return id
-}
-
-// hashedIdentity is identity with its hash.
-func hashedIdentity(s *Server) (string, uint64) {
+//
+// hashedIdentity returns it with its hash; r is the result s is one of.
+func hashedIdentity(r *Result, s *Server) (string, uint64) {
 	if a := s.alone; a != nil {
-		a.once.Do(func() { a.serverFacts = factsOf(s) })
+		a.once.Do(func() { a.serverFacts = factsOf(r, s) })
 		return a.identity, a.idHash
 	}
-	f := factsOf(s)
+	f := factsOf(r, s)
 	return f.identity, f.idHash
 }
 
@@ -52,18 +48,23 @@ type serverFacts struct {
 
 var factSeed = maphash.MakeSeed()
 
-func factsOf(s *Server) serverFacts {
-	f := serverFacts{identity: identityOf(s), program: programOf(s)}
+func factsOf(r *Result, s *Server) serverFacts {
+	f := serverFacts{identity: identityOf(s.Fields, r.fieldValue), program: programOf(s.Fields, r.fieldValue)}
 	f.idHash, f.progHash = maphash.String(factSeed, f.identity), maphash.String(factSeed, f.program)
 	return f
 }
 
-func identityOf(s *Server) string {
+// fieldValue is the value of the field f of one of r's servers.
+func (r *Result) fieldValue(f Field) *jsonc.Node { return r.FieldMember(f).Value }
+
+// identityOf is the identity of a server of these merged fields, value
+// giving each field's value.
+func identityOf(fields []Field, value func(Field) *jsonc.Node) string {
 	var vals [len(identityFields)]*jsonc.Node
 	var present [len(identityFields)]bool
-	for _, f := range s.Fields {
+	for _, f := range fields {
 		if i := slices.Index(identityFields[:], f.Key); i >= 0 {
-			vals[i], present[i] = f.Member.Value, true
+			vals[i], present[i] = value(f), true
 		}
 	}
 	if !present[idCommand] && isNull(vals[idURL]) && isNull(vals[idHTTPURL]) && isNull(vals[idServerURL]) {
@@ -179,26 +180,21 @@ func appendList(b []byte, x, y []*jsonc.Node) []byte {
 	return append(b, ']')
 }
 
-// programOrURL is the program a server starts or the URL it connects to,
-// as written; "" for neither.
-func programOrURL(s *Server) string {
-	p, _ := hashedProgram(s)
-	return p
-}
-
-// hashedProgram is programOrURL with its hash.
-func hashedProgram(s *Server) (string, uint64) {
+// hashedProgram is the program the server s of r starts or the URL it
+// connects to, as written ("" for neither), with its hash.
+func hashedProgram(r *Result, s *Server) (string, uint64) {
 	if a := s.alone; a != nil {
-		a.once.Do(func() { a.serverFacts = factsOf(s) })
+		a.once.Do(func() { a.serverFacts = factsOf(r, s) })
 		return a.program, a.progHash
 	}
-	p := programOf(s)
+	p := programOf(s.Fields, r.fieldValue)
 	return p, maphash.String(factSeed, p)
 }
 
-func programOf(s *Server) string {
-	for _, f := range s.Fields {
-		v := f.Member.Value
+// programOf is the program or URL of a server of these merged fields.
+func programOf(fields []Field, value func(Field) *jsonc.Node) string {
+	for _, f := range fields {
+		v := value(f)
 		switch {
 		case f.Key == "command" && v.Kind == jsonc.String:
 			return "command " + v.Str
@@ -220,13 +216,13 @@ type twice struct {
 
 type twiceFinding struct {
 	path  string
-	d     rules.Diagnostic
 	tools []string // names
 	ids   []string
 	other string // the server it duplicates
-	first *Definition
-	dup   *Definition
-	what  string
+	// first and dup are the definitions' names in their files.
+	first, dup defKey
+	name       string // dup's
+	what       string
 }
 
 // add records the servers r starts twice: in each group of the same
@@ -248,7 +244,7 @@ func (t *twice) add(r *Result) {
 		if !starts(s) {
 			continue
 		}
-		if p, h := hashedProgram(s); p != "" {
+		if p, h := hashedProgram(r, s); p != "" {
 			byProgram[h]++
 		}
 	}
@@ -266,10 +262,10 @@ func (t *twice) add(r *Result) {
 		if !starts(s) {
 			continue
 		}
-		if p, h := hashedProgram(s); p == "" || byProgram[h] < 2 {
+		if p, h := hashedProgram(r, s); p == "" || byProgram[h] < 2 {
 			continue
 		}
-		id, h := hashedIdentity(s)
+		id, h := hashedIdentity(r, s)
 		if id == "" {
 			continue
 		}
@@ -299,7 +295,7 @@ func (t *twice) add(r *Result) {
 			return cmp.Or(
 				cmp.Compare(b.Winner.Source.Rank, a.Winner.Source.Rank),
 				cmp.Compare(a.Winner.Source.Path, b.Winner.Source.Path),
-				cmp.Compare(a.Winner.Member.Key.Span.Start, b.Winner.Member.Key.Span.Start))
+				cmp.Compare(r.Member(a.Winner).Key.Span.Start, r.Member(b.Winner).Key.Span.Start))
 		})
 		what := "the same command, arguments and environment"
 		if !strings.Contains(id, "command:") {
@@ -307,13 +303,14 @@ func (t *twice) add(r *Result) {
 		}
 		first := g[0]
 		for _, s := range g[1:] {
-			key := fmt.Sprintf("%s|%d|%s", s.Winner.Source.Path, s.Winner.Member.Key.Span.Start, first.Name)
+			dup := keyOf(r, s.Winner)
+			key := fmt.Sprintf("%s|%d|%s", dup.path, dup.span.Start, first.Name)
 			f := t.found[key]
 			if f == nil {
 				if t.found == nil {
 					t.found = map[string]*twiceFinding{}
 				}
-				f = &twiceFinding{path: s.Winner.Source.Path, other: first.Name, first: first.Winner, dup: s.Winner, what: what}
+				f = &twiceFinding{path: dup.path, other: first.Name, first: keyOf(r, first.Winner), dup: dup, name: s.Winner.Name, what: what}
 				t.found[key] = f
 				t.order = append(t.order, key)
 			}
@@ -335,10 +332,10 @@ func (t *twice) diagnostics(displayPath func(string) string, readers *launchRead
 	out := map[string][]rules.Diagnostic{}
 	for _, key := range t.order {
 		f := t.found[key]
-		name := f.dup.Member.Key.Str
+		name := f.name
 		where := "in this file"
-		if f.first.Source.Path != f.path {
-			where = "in " + displayPath(f.first.Source.Path)
+		if f.first.path != f.path {
+			where = "in " + displayPath(f.first.path)
 		}
 		verb := "starts"
 		if len(f.tools) > 1 {
@@ -351,12 +348,12 @@ func (t *twice) diagnostics(displayPath func(string) string, readers *launchRead
 			data[rules.FixKey] = rules.Fix{Kind: rules.FixRemoveMember, Key: name}
 		}
 		out[f.path] = append(out[f.path], rules.Diagnostic{
-			Span:     f.dup.Member.Key.Span,
+			Span:     f.dup.span,
 			Severity: rules.SeverityWarning,
 			Code:     rules.CodeServerStartedTwice,
 			Message: fmt.Sprintf("%s %s this server twice: %q is %s as %q %s, so every tool of it appears twice; remove one of the two names",
 				rules.JoinAnd(f.tools), verb, name, f.what, f.other, where),
-			Related: []rules.Related{{Path: f.first.Source.Path, Span: f.first.Member.Key.Span, Message: fmt.Sprintf("the same server, as %q", f.other)}},
+			Related: []rules.Related{{Path: f.first.path, Span: f.first.span, Message: fmt.Sprintf("the same server, as %q", f.other)}},
 			Data:    data,
 		})
 	}

@@ -15,11 +15,11 @@ import (
 func TestIdentityComparesValues(t *testing.T) {
 	id := func(src string) string {
 		f := jsonc.Parse([]byte(src))
-		var s Server
-		for _, m := range f.Root.Members() {
-			s.Fields = append(s.Fields, Field{Key: m.Key.Str, Member: m})
+		var fields []Field
+		for i, m := range f.Root.Members() {
+			fields = append(fields, Field{Key: m.Key.Str, at: int32(i)})
 		}
-		return identity(&s)
+		return identityOf(fields, func(x Field) *jsonc.Node { return f.Root.Members()[x.at].Value })
 	}
 	same := [][2]string{
 		{`{"command":"npx","args":["-y","a"],"env":{"A":"1","B":"2"}}`, `{"env":{"B":"2","A":"1"},"args":["-y","a"],"command":"npx"}`},

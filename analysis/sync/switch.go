@@ -94,7 +94,7 @@ func PlanSwitch(in SwitchInput) (*SwitchPlan, error) {
 
 	// 1. The entry's own key.
 	if layer.EnabledKey != "" {
-		path := memberPath(def.Member)
+		path := memberPath(res.Member(def))
 		key := append(path, layer.EnabledKey)
 		p.How = fmt.Sprintf("%q: false in %s", layer.EnabledKey, def.Source.Path)
 		if isTOML(def.Source.Path) {
@@ -104,7 +104,7 @@ func PlanSwitch(in SwitchInput) (*SwitchPlan, error) {
 			// Back to the default, unless another definition the tool
 			// merges with this one turns it off: then say true.
 			explicit := slices.ContainsFunc(srv.Definitions, func(d *effective.Definition) bool {
-				return d != def && d.Member != nil && d.Member.Value.Get(layer.EnabledKey) != nil
+				return d != def && res.Member(d).Value.Get(layer.EnabledKey) != nil
 			})
 			p.How = fmt.Sprintf("%q taken out of %s", layer.EnabledKey, def.Source.Path)
 			if explicit {
@@ -122,7 +122,7 @@ func PlanSwitch(in SwitchInput) (*SwitchPlan, error) {
 
 	// 1b. The entry's own key, the other way round (Roo Code "disabled").
 	if layer.DisabledKey != "" {
-		key := append(memberPath(def.Member), layer.DisabledKey)
+		key := append(memberPath(res.Member(def)), layer.DisabledKey)
 		if in.Enable {
 			p.How = fmt.Sprintf("%q taken out of %s", layer.DisabledKey, def.Source.Path)
 			return p, w.edit(def.Source.Path, func(c []byte) ([]byte, error) { return removeValue(def.Source.Path, c, key) })

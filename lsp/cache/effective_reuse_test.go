@@ -123,7 +123,7 @@ func TestEffectiveEditReusesTheOtherServers(t *testing.T) {
 		for _, srv := range r.Servers {
 			for _, d := range srv.Definitions {
 				if d.Source.Path == path {
-					if got := string(content[d.Member.Key.Span.Start:d.Member.Key.Span.End]); got != fmt.Sprintf("%q", srv.Name) {
+					if got := string(content[r.Member(d).Key.Span.Start:r.Member(d).Key.Span.End]); got != fmt.Sprintf("%q", srv.Name) {
 						t.Errorf("%s: %s's name spans %q in the new text", r.Tool.ID, srv.Name, got)
 					}
 				}
@@ -209,7 +209,7 @@ func describeResult(r *effective.Result) string {
 		if d.Verdict != nil {
 			v = fmt.Sprintf("%s %v", d.Verdict.Outcome, d.Verdict.Reasons)
 		}
-		return fmt.Sprintf("%s@%v-%v gate %+v, %s", d.Source.Path, d.Member.Key.Span, d.Member.Value.Span, d.Gate, v)
+		return fmt.Sprintf("%s@%v-%v gate %+v, %s", d.Source.Path, r.Member(d).Key.Span, r.Member(d).Value.Span, d.Gate, v)
 	}
 	for _, s := range r.Servers {
 		fmt.Fprintf(&b, "server %s enabled %v variables %q ignored %q merged %v winner %s\n", s.Name, s.Enabled, s.Variables, s.Ignored, s.Merged != nil, def(s.Winner))
@@ -217,7 +217,7 @@ func describeResult(r *effective.Result) string {
 			fmt.Fprintf(&b, "  def %s\n", def(d))
 		}
 		for _, f := range s.Fields {
-			fmt.Fprintf(&b, "  field %s from %s at %v\n", f.Key, def(f.From), f.Member.Span)
+			fmt.Fprintf(&b, "  field %s from %s at %v\n", f.Key, def(f.From), r.FieldMember(f).Span)
 		}
 	}
 	return b.String()
