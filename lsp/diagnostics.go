@@ -44,8 +44,7 @@ type diagnoser struct {
 	held map[string]publication
 	runs int // completed runs, for tests and benchmarks
 
-	buf []byte // the last publication's JSON, reused by the worker
-	// encodings are the files' diagnostics as last encoded, used by the
+	// encodings are the files' publications as last framed, used by the
 	// worker only.
 	encodings map[string]*diagnosticCache
 
@@ -71,29 +70,29 @@ type publication struct {
 	version *int32 // nil for a file that is not open
 	diags   []protocol.Diagnostic
 
-	// json is the diagnostics' JSON array, while the publication is on
-	// its way; sum is its hash (random seed, 64 bits), which a
-	// publication keeps to tell that the next one is the same without
-	// comparing every diagnostic or keeping their JSON.
-	json []byte
-	sum  uint64
+	// frame is the publishDiagnostics notification framed for the wire,
+	// and params its params, while the publication is on its way; sum is
+	// the hash of its diagnostics' JSON array (random seed, 64 bits),
+	// which a publication keeps to tell that the next one is the same
+	// without comparing every diagnostic or keeping their JSON.
+	frame, params []byte
+	sum           uint64
 }
 
 // publicationSeed seeds the publications' hashes.
 var publicationSeed = maphash.MakeSeed()
 
-// appendPublication appends the params of p's publishDiagnostics: what
-// appendPublishParams writes for it, with the diagnostics already encoded.
-func appendPublication(b []byte, p publication) []byte {
+// appendPublicationHead appends the params of p's publishDiagnostics up
+// to its diagnostics: what appendPublishParams writes for it before the
+// array.
+func appendPublicationHead(b []byte, p publication) []byte {
 	b = append(b, `{"uri":`...)
 	b = appendJSONString(b, string(p.uri))
 	if p.version != nil {
 		b = append(b, `,"version":`...)
 		b = strconv.AppendInt(b, int64(*p.version), 10)
 	}
-	b = append(b, `,"diagnostics":`...)
-	b = append(b, p.json...)
-	return append(b, '}')
+	return append(b, `,"diagnostics":`...)
 }
 
 func newDiagnoser(s *Server) *diagnoser {
@@ -207,8 +206,9 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 			c = &diagnosticCache{}
 			d.encodings[path] = c
 		}
-		p.json = c.encode(p.diags)
-		p.sum = maphash.Bytes(publicationSeed, p.json)
+		var array []byte
+		p.frame, p.params, array = c.frame(p)
+		p.sum = maphash.Bytes(publicationSeed, array)
 		if old, ok := d.published[path]; ok && equalVersion(old.version, p.version) && old.sum == p.sum {
 			continue
 		}
@@ -235,8 +235,7 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 		return
 	}
 	for _, p := range toSend {
-		d.buf = appendPublication(d.buf[:0], p)
-		d.s.notifyJSON(ctx, protocol.MethodTextDocumentPublishDiagnostics, d.buf)
+		d.s.notifyFrame(ctx, protocol.MethodTextDocumentPublishDiagnostics, p.frame, p.params)
 	}
 }
 

@@ -1,16 +1,21 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"hash/maphash"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/benchgen"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
+	"github.com/mcp-lsp/mcp-lsp/lsp/rpcstream"
 )
 
 // BenchmarkPublish is the publishing half of an edit of a 1,000-server
@@ -65,23 +70,25 @@ func BenchmarkPublish(b *testing.B) {
 			mappers := newMapperCache()
 			var prev *converted
 			var enc diagnosticCache
-			var buf []byte
+			var params []byte
 			publish := func(v version) {
 				ds, next := convertReusing(newLocator(v.snap, mappers), v.f, v.found, prev, nil)
 				prev = next
 				p := publication{uri: pathToURI(path), diags: ds}
-				p.json = enc.encode(ds)
-				p.sum = maphash.Bytes(publicationSeed, p.json)
-				buf = appendPublication(buf[:0], p)
+				var array []byte
+				_, params, array = enc.frame(p)
+				p.sum = maphash.Bytes(publicationSeed, array)
 			}
 			publish(versions[1])
 			b.ReportAllocs()
+			cpu := benchgen.ProcessCPU()
 			n := 0
 			for b.Loop() {
 				publish(versions[n%2])
 				n++
 			}
-			b.ReportMetric(float64(len(buf)), "bytes/publish")
+			b.ReportMetric(float64(benchgen.ProcessCPU()-cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
+			b.ReportMetric(float64(len(params)), "bytes/publish")
 			b.ReportMetric(float64(enc.encoded), "encoded/op")
 			b.ReportMetric(float64(prev.reused), "reused/op")
 		})
@@ -113,3 +120,60 @@ func publishBenchText() string {
 	t.WriteString("\n  }\n}\n")
 	return t.String()
 }
+
+// BenchmarkPublishOpen is the publishing half of opening the minified
+// 20,000-server .mcp.json (one line of 2.7 MB, about 33,000 findings), in
+// process: the findings (analysed before the timer starts) converted with
+// nothing to reuse, encoded into an empty cache, hashed, framed and
+// written to a stream, as the worker does for a file's first publication.
+// It reports the CPU time of both cores (garbage collection included).
+//
+//	go test ./lsp -run X -bench PublishOpen -benchmem
+func BenchmarkPublishOpen(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, ".mcp.json")
+	text := benchgen.MCPJSON(20000, true, false)
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	opts := cache.DiagnoseOptions{
+		Registry: registry.Default(),
+		Env:      registry.Env{Home: filepath.Join(dir, "home"), GOOS: "linux"},
+		Base:     rules.Config{CommandLookup: true},
+		Folders:  []cache.Folder{{Path: dir}},
+	}
+	s := cache.NewSession(nil, nil)
+	snap := s.Modify([]cache.Modification{{Path: path, Overlay: &cache.Overlay{Path: path, URI: string(pathToURI(path)), Version: 1, Content: text}}}, nil)
+	f, found, ok := snap.Diagnose(path, opts)
+	if !ok || len(found) < 20000 {
+		b.Fatalf("%d findings", len(found))
+	}
+	var out countingWriter
+	stream := rpcstream.New(&out, rpcstream.Options{})
+	b.ReportAllocs()
+	cpu := benchgen.ProcessCPU()
+	n := 0
+	for b.Loop() {
+		out.n = 0
+		ds, _ := convertReusing(newLocator(snap, newMapperCache()), f, found, nil, nil)
+		var enc diagnosticCache
+		v := int32(1)
+		p := publication{uri: pathToURI(path), version: &v, diags: ds}
+		frame, _, array := enc.frame(p)
+		p.sum = maphash.Bytes(publicationSeed, array)
+		if _, err := stream.WriteFrame(context.Background(), frame); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	b.ReportMetric(float64(benchgen.ProcessCPU()-cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
+	b.ReportMetric(float64(out.n), "bytes/publish")
+}
+
+// countingWriter is a stream's other end that counts what is written to
+// it and reads nothing.
+type countingWriter struct{ n int }
+
+func (w *countingWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+func (w *countingWriter) Read([]byte) (int, error)    { return 0, io.EOF }
+func (w *countingWriter) Close() error                { return nil }

@@ -2,10 +2,12 @@ package lsp
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -105,12 +107,36 @@ func TestDiagnosticCacheEncodesAsAfresh(t *testing.T) {
 		{"none", []protocol.Diagnostic{}, 0},
 	}
 	var c diagnosticCache
-	for _, st := range steps {
-		got := c.encode(st.ds)
-		want := appendPublishParams(nil, publishParams{Diagnostics: st.ds})
-		want = want[bytes.Index(want, []byte(`"diagnostics":`))+len(`"diagnostics":`) : len(want)-1]
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: the cache's JSON differs from a fresh encoding:\n got %s\nwant %s", st.name, got, want)
+	for i, st := range steps {
+		params := publishParams{URI: "file:///w/a%20b/<x>.mcp.json", Diagnostics: st.ds}
+		if i%3 != 0 {
+			v := int32(i)
+			params.Version = &v
+		}
+		want := appendPublishParams(nil, params)
+		wantArray := want[bytes.Index(want, []byte(`"diagnostics":`))+len(`"diagnostics":`) : len(want)-1]
+		var got []byte
+		if i%2 == 0 {
+			// Every other publication is framed for the wire, as the
+			// server sends it, the others encoded alone: both read the
+			// tails the one before left.
+			frame, gotParams, array := c.frame(publication{uri: params.URI, version: params.Version, diags: st.ds})
+			body, err := rpcstreamNotification(protocol.MethodTextDocumentPublishDiagnostics, want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wantFrame := fmt.Appendf(nil, "Content-Length: %d\r\n\r\n%s", len(body), body); !bytes.Equal(frame, wantFrame) {
+				t.Errorf("%s: the cache's frame differs from a fresh encoding:\n got %s\nwant %s", st.name, frame, wantFrame)
+			}
+			if !bytes.Equal(gotParams, want) {
+				t.Errorf("%s: the frame's params are\n%s\nwant\n%s", st.name, gotParams, want)
+			}
+			got = array
+		} else {
+			got = c.encode(st.ds)
+		}
+		if !bytes.Equal(got, wantArray) {
+			t.Errorf("%s: the cache's JSON differs from a fresh encoding:\n got %s\nwant %s", st.name, got, wantArray)
 		}
 		if n := c.encoded; st.encoded >= 0 && n != st.encoded {
 			t.Errorf("%s: %d diagnostics encoded afresh, want %d", st.name, n, st.encoded)
@@ -125,4 +151,14 @@ func TestDiagnosticCacheEncodesAsAfresh(t *testing.T) {
 	if c.encoded != 1 || c.byMessage != nil {
 		t.Errorf("one message changed: %d encoded afresh, index built: %v", c.encoded, c.byMessage != nil)
 	}
+}
+
+// rpcstreamNotification is the body go.lsp.dev/jsonrpc2 writes for a
+// notification of method with params.
+func rpcstreamNotification(method string, params []byte) ([]byte, error) {
+	n, err := jsonrpc2.NewNotification(method, json.RawMessage(params))
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(n)
 }

@@ -262,14 +262,16 @@ func (s *Server) notify(ctx context.Context, method string, params any) {
 	}
 }
 
-// notifyJSON sends a notification whose params are already encoded
-// (diagnostics_encode.go); params may be reused once it returns.
-func (s *Server) notifyJSON(ctx context.Context, method string, params []byte) {
+// notifyFrame sends a notification of method framed for the wire
+// (rpcstream.BeginNotification), whose params are params, a part of
+// frame. Without a stream of our own (tests), the params go through the
+// library's connection.
+func (s *Server) notifyFrame(ctx context.Context, method string, frame, params []byte) {
 	if s.stream == nil {
 		s.notify(ctx, method, json.RawMessage(slices.Clone(params)))
 		return
 	}
-	if _, err := s.stream.WriteNotification(context.WithoutCancel(ctx), method, params); err != nil {
+	if _, err := s.stream.WriteFrame(context.WithoutCancel(ctx), frame); err != nil {
 		s.logger.Debug("notify failed", "method", method, "error", err)
 	}
 }

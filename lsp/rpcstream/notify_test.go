@@ -43,16 +43,18 @@ func TestNotificationBytesAsTheLibraryWrites(t *testing.T) {
 
 // TestWriteNotificationFrames: WriteNotification frames each
 // notification with its exact length, reusing its buffer from a larger
-// one to a smaller one and back.
+// one to a smaller one and back, and spells its method as json.Marshal
+// does (a method name that needs escapes too).
 func TestWriteNotificationFrames(t *testing.T) {
 	p := &pipe{in: strings.NewReader("")}
 	s := New(p, Options{})
 	var want []byte
-	for _, params := range []string{strings.Repeat(`"x"`, 1000), `{}`, ``, `[1,2]`, strings.Repeat(" ", 70000) + "1"} {
-		if _, err := s.WriteNotification(context.Background(), "a/b", []byte(params)); err != nil {
+	for i, params := range []string{strings.Repeat(`"x"`, 1000), `{}`, ``, `[1,2]`, strings.Repeat(" ", 70000) + "1", `1`} {
+		method := []string{"a/b", "textDocument/publishDiagnostics", "$/x<y>&\"\\é\u2028\x01"}[i%3]
+		if _, err := s.WriteNotification(context.Background(), method, []byte(params)); err != nil {
 			t.Fatal(err)
 		}
-		body, err := encodeNotification("a/b", json.RawMessage(params))
+		body, err := encodeNotification(method, json.RawMessage(params))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -606,14 +606,31 @@ func (s *Stream) WriteNotification(ctx context.Context, method string, params []
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	// One buffer, header and message, kept for the next notification: a
-	// 1,000-server file's diagnostics are half a megabyte, published on
-	// every edit.
-	frame, err := appendNotificationFrame(s.notifyBuf[:0], method, params)
-	if err != nil {
-		return 0, fmt.Errorf("marshaling message: %w", err)
+	// One buffer, header and message, kept for the next notification.
+	if len(params) == 0 {
+		params = []byte("null")
 	}
-	s.notifyBuf = frame
+	b := slices.Grow(s.notifyBuf[:0], FrameHeadroom+len(notificationStart)+len(method)+len(notificationParams)+len(params)+3)
+	b = BeginNotification(b, method)
+	b = append(b, params...)
+	b, frame := EndNotification(b, 0)
+	s.notifyBuf = b
+	return s.write(frame)
+}
+
+// WriteFrame sends a frame built by BeginNotification and
+// EndNotification; the caller may reuse it once this returns.
+func (s *Stream) WriteFrame(ctx context.Context, frame []byte) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	return s.write(frame)
+}
+
+// write writes a frame; the caller holds writeMu.
+func (s *Stream) write(frame []byte) (int64, error) {
 	n, err := s.rwc.Write(frame)
 	if err != nil {
 		return int64(n), fmt.Errorf("write to stream: %w", err)
@@ -627,11 +644,7 @@ func (s *Stream) writeFrame(data []byte) (int64, error) {
 	frame = append(frame, data...)
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	n, err := s.rwc.Write(frame)
-	if err != nil {
-		return int64(n), fmt.Errorf("write to stream: %w", err)
-	}
-	return int64(n), nil
+	return s.write(frame)
 }
 
 // encodeNotification writes a notification around its params, which
@@ -667,22 +680,55 @@ const (
 	notificationParams = `,"params":`
 )
 
-// appendNotificationFrame appends the notification's frame, its
-// Content-Length header included, copying params once.
-func appendNotificationFrame(b []byte, method string, params json.RawMessage) ([]byte, error) {
-	m, err := json.Marshal(method)
-	if err != nil {
-		return nil, err
+// FrameHeadroom is the room BeginNotification leaves for a frame's
+// header: "Content-Length: ", up to 19 digits, and "\r\n\r\n".
+const FrameHeadroom = len("Content-Length: ") + 19 + len("\r\n\r\n")
+
+// BeginNotification starts the frame of a notification of method at the
+// end of b, for its params to be appended in place: room for the header,
+// then the message up to its params. The caller appends the params (one
+// valid JSON value) and calls EndNotification with the length b had.
+//
+// Built in place, a publication of the minified 20,000-server file's
+// 33,000 diagnostics (15 MB) is written once, not encoded into one buffer
+// and then copied into a params buffer and a frame.
+func BeginNotification(b []byte, method string) []byte {
+	b = slices.Grow(b, FrameHeadroom+len(notificationStart)+len(method)+2+len(notificationParams))
+	b = b[:len(b)+FrameHeadroom]
+	b = append(b, notificationStart...)
+	b = appendMethod(b, method)
+	return append(b, notificationParams...)
+}
+
+// appendMethod appends method as a JSON string, as json.Marshal spells
+// it: an LSP method name needs no escape, and is written as it is.
+func appendMethod(b []byte, method string) []byte {
+	for i := range len(method) {
+		if c := method[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			m, err := json.Marshal(method)
+			if err != nil { // a string always marshals
+				panic(err)
+			}
+			return append(b, m...)
+		}
 	}
-	if len(params) == 0 {
-		params = json.RawMessage("null")
-	}
-	n := len(notificationStart) + len(m) + len(notificationParams) + len(params) + 1
-	b = slices.Grow(b, n+32)
-	b = append(b, "Content-Length: "...)
-	b = strconv.AppendInt(b, int64(n), 10)
-	b = append(b, "\r\n\r\n"...)
-	return appendNotification(b, method, params)
+	b = append(b, '"')
+	b = append(b, method...)
+	return append(b, '"')
+}
+
+// EndNotification closes the notification begun at b[start:] by
+// BeginNotification and writes its header before it. It returns b
+// extended, and the frame: a subslice of it from the header on.
+func EndNotification(b []byte, start int) (out, frame []byte) {
+	b = append(b, '}')
+	var header [FrameHeadroom]byte
+	h := append(header[:0], "Content-Length: "...)
+	h = strconv.AppendInt(h, int64(len(b)-start-FrameHeadroom), 10)
+	h = append(h, "\r\n\r\n"...)
+	at := start + FrameHeadroom - len(h)
+	copy(b[at:], h)
+	return b, b[at:]
 }
 
 // wireError is a JSON-RPC error object.
