@@ -646,21 +646,24 @@ type judged struct {
 // units[misses], into out (parallel to misses), with sem's state.
 func judgeServers(in FileInput, sem *semantic, units []entryUnit, misses []int, out []judged, answers *machineAnswers) {
 	sc := &schemaCheck{in: in, f: in.Parsed}
-	for j, i := range misses {
-		if u := &units[i]; u.sch {
-			m := u.m
-			out[j].sch.ds, out[j].sch.stored = sc.subjectStored(&schemaSubject{noun: "server", name: m.Key.Str, nameTok: m.Key.Span, value: m.Value, member: m, readers: u.mp.sem.readers})
-		}
-	}
 	semAt := make([]int, len(misses)+1)
 	var log *machineLog
 	if in.Resolver != nil {
 		log = &machineLog{answers: answers}
 		sem.in.Resolver = log
 	}
+	// One server at a time, the schema then the semantic rules: both ask
+	// for the same verdicts, which the second finds in the parse index's
+	// last entry (parseIndex.verdicts) instead of a map of every one.
+	in.index.perEntry = true
 	for j, i := range misses {
+		u := &units[i]
+		if u.sch {
+			m := u.m
+			out[j].sch.ds, out[j].sch.stored = sc.subjectStored(&schemaSubject{noun: "server", name: m.Key.Str, nameTok: m.Key.Span, value: m.Value, member: m, readers: u.mp.sem.readers})
+		}
 		semAt[j] = len(sem.ds)
-		if u := &units[i]; u.sem {
+		if u.sem {
 			sem.server(u.m, u.mp.sem, u.mp.key, u.mp.memo)
 			out[j].semStored = sem.stored
 			if log != nil && len(log.qs) > 0 {
@@ -674,6 +677,7 @@ func judgeServers(in FileInput, sem *semantic, units []entryUnit, misses []int, 
 			}
 		}
 	}
+	in.index.perEntry = false
 	semAt[len(misses)] = len(sem.ds)
 	sem.in.Resolver = in.Resolver
 	for j := range misses {

@@ -126,6 +126,18 @@ type parseIndex struct {
 	// and semantic checks ask for the same ones, and a map too large for
 	// the session's cache must not be judged twice.
 	judged map[judgedKey]*verdict.Verdict
+	// perEntry says the checks ask for one entry's verdicts at a time
+	// (judgeServers): they are kept for the last entry only (lastJudged), not
+	// in judged.
+	perEntry   bool
+	lastJudged judgedEntry
+}
+
+// judgedEntry is one entry's verdicts, by reader.
+type judgedEntry struct {
+	value    *jsonc.Node
+	readers  []*registry.Reader
+	verdicts []*verdict.Verdict
 }
 
 type judgedKey struct {
@@ -250,8 +262,14 @@ func lastByKey(n *jsonc.Node) map[string]*jsonc.Member {
 // once per run: through the session's cache when cached, else computed
 // (a map larger than a memo generation would only churn the cache).
 func (in *FileInput) verdictOf(r *registry.Reader, name string, value *jsonc.Node, cached bool) *verdict.Verdict {
+	x := in.index
+	if x != nil && x.lastJudged.value == value {
+		if i := slices.Index(x.lastJudged.readers, r); i >= 0 {
+			return x.lastJudged.verdicts[i]
+		}
+	}
 	k := judgedKey{value, r}
-	if v, ok := in.index.judged[k]; ok {
+	if v, ok := x.judgedAs(k); ok {
 		return v
 	}
 	cache := in.Cache.Verdicts
@@ -259,11 +277,28 @@ func (in *FileInput) verdictOf(r *registry.Reader, name string, value *jsonc.Nod
 		cache = nil
 	}
 	v := verdict.Of(cache, in.Registry, r, verdict.Entry{Name: name, Value: value, Text: in.Parsed.Src[value.Span.Start:value.Span.End]})
-	if in.index != nil {
-		if in.index.judged == nil {
-			in.index.judged = map[judgedKey]*verdict.Verdict{}
+	switch {
+	case x == nil:
+	case x.perEntry:
+		if x.lastJudged.value != value {
+			x.lastJudged = judgedEntry{value: value, readers: x.lastJudged.readers[:0], verdicts: x.lastJudged.verdicts[:0]}
 		}
-		in.index.judged[k] = v
+		x.lastJudged.readers = append(x.lastJudged.readers, r)
+		x.lastJudged.verdicts = append(x.lastJudged.verdicts, v)
+	default:
+		if x.judged == nil {
+			x.judged = map[judgedKey]*verdict.Verdict{}
+		}
+		x.judged[k] = v
 	}
 	return v
+}
+
+// judgedAs is the verdict of this run for k, if any.
+func (x *parseIndex) judgedAs(k judgedKey) (*verdict.Verdict, bool) {
+	if x == nil {
+		return nil, false
+	}
+	v, ok := x.judged[k]
+	return v, ok
 }

@@ -34,17 +34,23 @@ type Cache struct {
 	flights  map[flightKey]*flight
 }
 
-// flightKey is what a verdict is cached by.
+// flightKey finds a verdict being judged: the hash of the entry's text
+// and name (verdictMemo.hashOf) and the reader. The flight holds the
+// name and the text, compared on a hit: a key is a few words to hash,
+// not a copy of the entry's text for every verdict of a first analysis.
 type flightKey struct {
-	k          readerKey
-	name, text string
+	h uint64
+	k readerKey
 }
 
-// flight is one verdict being judged; v is set before done is closed
-// (nil if judging panicked: a waiter then judges for itself).
+// flight is one verdict being judged; v is set before done is marked
+// (nil if judging panicked: a waiter then judges for itself). text is a
+// view of the judging caller's bytes (view), compared only while the
+// flight is in Cache.flights, when the caller still holds them.
 type flight struct {
-	done chan struct{}
-	v    *Verdict
+	name, text string
+	done       sync.WaitGroup
+	v          *Verdict
 }
 
 // Fit makes room for n verdicts in one generation (Memo.Fit): the

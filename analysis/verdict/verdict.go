@@ -222,11 +222,20 @@ func Of(c *Cache, reg *registry.Registry, r *registry.Reader, e Entry) *Verdict 
 	if v, ok := c.verdicts.get(h, k, e.Name, e.Text); ok {
 		return v
 	}
-	fk := flightKey{k, e.Name, string(e.Text)}
+	fk := flightKey{h, k}
 	c.flightMu.Lock()
 	if f, ok := c.flights[fk]; ok {
+		if f.name != e.Name || f.text != view(e.Text) {
+			// Another entry with the same hash is being judged: this
+			// one is judged here, without a flight of its own.
+			c.flightMu.Unlock()
+			v := judge(reg, r, e)
+			c.judged.Add(1)
+			c.verdicts.put(h, k, e.Name, e.Text, v)
+			return v
+		}
 		c.flightMu.Unlock()
-		<-f.done
+		f.done.Wait()
 		if f.v != nil {
 			return f.v
 		}
@@ -237,7 +246,8 @@ func Of(c *Cache, reg *registry.Registry, r *registry.Reader, e Entry) *Verdict 
 		c.flightMu.Unlock()
 		return v
 	}
-	f := &flight{done: make(chan struct{})}
+	f := &flight{name: e.Name, text: view(e.Text)}
+	f.done.Add(1)
 	if c.flights == nil {
 		c.flights = map[flightKey]*flight{}
 	}
@@ -247,7 +257,7 @@ func Of(c *Cache, reg *registry.Registry, r *registry.Reader, e Entry) *Verdict 
 		c.flightMu.Lock()
 		delete(c.flights, fk)
 		c.flightMu.Unlock()
-		close(f.done)
+		f.done.Done()
 	}()
 	v := judge(reg, r, e)
 	c.judged.Add(1)

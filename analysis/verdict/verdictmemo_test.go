@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 )
 
@@ -110,5 +111,45 @@ func TestVerdictMemoGenerations(t *testing.T) {
 	}
 	if _, ok := m.get(m.hashOf(text(0), "s"), k, "s", text(0)); ok {
 		t.Error("a verdict two generations old is still found")
+	}
+}
+
+// TestConcurrentCollidingEntriesKeepTheirVerdicts judges entries whose
+// hashes all collide from several goroutines at once: a flight in
+// progress for one entry must never hand its verdict to another with the
+// same hash (flights are found by hash, then compared by name and text).
+func TestConcurrentCollidingEntriesKeepTheirVerdicts(t *testing.T) {
+	claude := reader(t, "mcp-json", "claude-code")
+	texts := []struct {
+		name, text string
+		want       Outcome
+	}{
+		{"workspace", `{"command": "x"}`, SkipsEntry},
+		{"other", `{"command": "x"}`, Loads},
+		{"other", `{"command": 1}`, SkipsEntry},
+		{"other", `{"url": "https://example.com"}`, SkipsEntry},
+	}
+	for round := range 20 {
+		c := NewCache()
+		c.verdicts.hash = func([]byte, string) uint64 { return 42 }
+		var wg sync.WaitGroup
+		errs := make(chan string, 64)
+		for g := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range texts {
+					k := texts[(i+g)%len(texts)]
+					if v := judgeText(t, c, claude, k.name, k.text); v.Outcome != k.want {
+						errs <- fmt.Sprintf("round %d: %q %s: outcome %s, want %s", round, k.name, k.text, v.Outcome, k.want)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Error(e)
+		}
 	}
 }
