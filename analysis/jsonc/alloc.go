@@ -53,3 +53,17 @@ func carve[T any](s *slab[T], chunk int, src []T) []T {
 	copy(out, src)
 	return out
 }
+
+// grab returns n zeroed elements of memory from s, capped like carve's.
+func grab[T any](s *slab[T], chunk, n int) []T {
+	if n == 0 {
+		return nil
+	}
+	if len(s.buf)-s.next < n {
+		s.buf, s.next = make([]T, max(chunk, n)), 0
+	}
+	end := s.next + n
+	out := s.buf[s.next:end:end]
+	s.next = end
+	return out
+}

@@ -70,3 +70,29 @@ func BenchmarkParseConfig(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReparse is Reparse of the pretty 1,000-server file after a
+// character typed in server 500's package name (the splice), beside
+// Parse of the same text.
+func BenchmarkReparse(b *testing.B) {
+	text := string(benchgen.MCPJSON(1000, true, true))
+	at := strings.Index(text, `"@example/server-500"`) + len(`"@example/server-500`)
+	old := Parse([]byte(text[:at] + "x" + text[at:]))
+	next := []byte(text[:at] + "xy" + text[at:])
+	if splice(old, next) == nil {
+		b.Fatal("not spliced")
+	}
+	for _, c := range []struct {
+		name  string
+		parse func() *File
+	}{{"splice", func() *File { return Reparse(old, next) }}, {"parse", func() *File { return Parse(next) }}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := benchgen.ProcessCPU()
+			for b.Loop() {
+				c.parse()
+			}
+			b.ReportMetric(float64(benchgen.ProcessCPU()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+		})
+	}
+}

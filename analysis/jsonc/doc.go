@@ -29,6 +29,12 @@
 // the tool for formatting and patching, where its round-tripping of
 // comments and whitespace is what matters.
 //
+// Reparse gives Parse's result for a new version of a document from the
+// old version's tree: when an edit changes only the inside of one object
+// or array, it parses that value and copies the rest of the tree with
+// shifted offsets (the language server's parse cache uses it on every
+// full-text change).
+//
 // The package is pure: no I/O, no goroutines, no global mutable state. A
 // File is immutable after Parse returns and safe for concurrent readers.
 package jsonc

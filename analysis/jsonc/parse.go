@@ -50,6 +50,7 @@ func parse(src []byte, text string, skim *skimmer) *File {
 	f.Root = p.file()
 	f.Comments, f.TrailingCommas = p.comments, p.trailingCommas
 	f.keysChecked, f.keysRepeat = true, p.keysRepeat
+	f.parsed = skim == nil
 	// Errors are recorded nearly in order: the lexical errors of a peeked
 	// token come before the parser's errors about the current one.
 	f.Errors = p.log.errs

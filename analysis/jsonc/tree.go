@@ -144,6 +144,9 @@ type File struct {
 
 	// keysChecked and keysRepeat: see KeysRepeat.
 	keysChecked, keysRepeat bool
+	// parsed: Parse made the tree (not Skim, hujson or another package),
+	// so Reparse may splice it.
+	parsed bool
 }
 
 // KeysRepeat reports whether some object of the tree has two members with

@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/effective"
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
@@ -277,7 +278,10 @@ func (s *Snapshot) formatOf(f *File) format {
 	return format{kind: formatJSONC}
 }
 
-func (k format) parse(content []byte) *jsonc.File {
+// parse parses content; prev, when not nil, is the tree of the path's
+// previous version, which a JSONC parse splices into where it can (see
+// jsonc.Reparse).
+func (k format) parse(content []byte, prev *jsonc.File) *jsonc.File {
 	switch k.kind {
 	case formatTOML:
 		return toml.Parse(content)
@@ -285,6 +289,9 @@ func (k format) parse(content []byte) *jsonc.File {
 		return jsonc.Skim(content, k.keep)
 	case formatTooLarge:
 		return &jsonc.File{Src: content}
+	}
+	if prev != nil {
+		return jsonc.Reparse(prev, content)
 	}
 	return jsonc.Parse(content)
 }
@@ -315,6 +322,9 @@ type parseEntry struct {
 	once  sync.Once
 	file  *jsonc.File
 	paths int // how many paths' newest version this is
+	// done is file once the parse is over: the next version of the path
+	// reparses from it (jsonc.Reparse) without waiting for it.
+	done atomic.Pointer[jsonc.File]
 }
 
 func newParseCache() *parseCache {
@@ -328,9 +338,11 @@ func (c *parseCache) get(path string, key parseKey, fm format, content []byte) *
 		e = &parseEntry{}
 		c.entries[key] = e
 	}
+	var prev *parseEntry // the path's previous version
 	if old, had := c.latest[path]; !had || old != key {
 		if had {
 			if oe := c.entries[old]; oe != nil {
+				prev = oe
 				if oe.paths--; oe.paths <= 0 {
 					delete(c.entries, old)
 				}
@@ -343,7 +355,14 @@ func (c *parseCache) get(path string, key parseKey, fm format, content []byte) *
 	// Outside the lock: parses of different files run in parallel, and
 	// callers wanting the same one wait for it (a 70 MB ~/.claude.json is
 	// skimmed once).
-	e.once.Do(func() { e.file = fm.parse(content) })
+	e.once.Do(func() {
+		var base *jsonc.File
+		if prev != nil {
+			base = prev.done.Load()
+		}
+		e.file = fm.parse(content, base)
+		e.done.Store(e.file)
+	})
 	return e.file
 }
 
