@@ -43,9 +43,7 @@ func splice(old *File, src []byte) *File {
 	}
 	pre := commonPrefix(old.Src, src)
 	if pre == len(old.Src) && pre == len(src) {
-		f := *old
-		f.Src = src
-		return &f
+		return nil // the same text: no change to splice (and two Files never share nodes)
 	}
 	suf := commonSuffix(old.Src[pre:], src[pre:])
 	changeEnd := len(old.Src) - suf // the change is old.Src[pre:changeEnd]
