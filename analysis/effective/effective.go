@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
@@ -194,6 +195,20 @@ type Result struct {
 	// then its definitions were rewritten after the fact.
 	read    []*sourceRead
 	stopped bool
+	// gateReads are the files the gates were read from.
+	gateReads []fileRead
+	// defs are the definitions read, in reading order; unique says that
+	// their names are strictly increasing, so that each is a server of
+	// its own, in the same order.
+	defs   []*Definition
+	unique bool
+	// twinsMade are r.twins() once made; prevTwins, those of the
+	// result Compute reused, until then.
+	twinsOnce sync.Once
+	twinsMade atomic.Pointer[twins]
+	prevTwins *twins
+	// plan is where the tool looked for files.
+	plan *readPlan
 	// unrefused are the servers before refuse rewrote them, refusedWith
 	// the gate it held them back with; nil when the tool did not refuse.
 	unrefused   []*Server
@@ -218,10 +233,19 @@ func Compute(in Input) *Result {
 	}
 	res.registry, res.verdicts, res.env, res.folders = in.Registry, in.Verdicts, in.Env, in.Folders
 	prev := reusable(in)
+	plan := planOf(in, prev)
+	res.plan = plan
 	var slab slabs
-	gates := newGateReader(in)
-	profile := readProfileGates(in)
-	switches := readSwitches(in)
+	// The gates are read from files (approval lists, trust, switches):
+	// when those are the ones prev read, an entry that is the same as
+	// before is gated as before.
+	gatesSame := prev.gatesStillRead(in)
+	gated := &gateFiles{files: in.Files}
+	gin := in
+	gin.Files = gated.get
+	gates := newGateReader(gin)
+	profile := readProfileGates(gin)
+	switches := readSwitches(gin)
 	// Every definition read, in reading order (lowest precedence first);
 	// grouped by name below. A slice sorted once, not a map of names:
 	// a server map holds thousands of names, usually in order already.
@@ -236,9 +260,9 @@ func Compute(in Input) *Result {
 		// A fallback layer gives way to the first of its preferred layers
 		// that has a file (Kilo Code: .kilocode/mcp.json, else
 		// .cursor/mcp.json, else .mcp.json).
-		preferred := preferredFile(in, layer)
-		for _, c := range layerFiles(in, layer) {
-			if notInFolder(in, c.path) {
+		preferred := preferredFile(in, plan, li)
+		for _, c := range plan.layers[li].files {
+			if c.notInFolder {
 				continue
 			}
 			f := in.Files(c.path)
@@ -249,7 +273,7 @@ func Compute(in Input) *Result {
 				continue
 			}
 			rank++
-			reader := readerOf(in, c.path)
+			reader := c.reader
 			src := &Source{Path: c.path, Layer: layer, Rank: rank, Dropped: dropped(reader, layer, f), Own: reader != nil, Interpolation: in.Tool.InterpolationFor(reader),
 				Top: span.Span{Start: f.Root.Span.Start, End: f.Root.Span.Start + 1}}
 			res.Sources = append(res.Sources, src)
@@ -297,17 +321,32 @@ func Compute(in Input) *Result {
 			verdicts := make([]*verdict.Verdict, len(members))
 			sr := &sourceRead{path: c.path, file: f, reader: reader, members: members, verdicts: verdicts}
 			res.read = append(res.read, sr)
-			for i, m := range members {
-				if verdicts[i] = pr.verdict(i); verdicts[i] == nil {
-					verdicts[i] = judge(in, reader, f, m)
+			// An edit inside one server leaves the others where they
+			// were: their verdicts are copied, the edited ones judged.
+			aligned := pr.aligned()
+			if aligned {
+				copy(verdicts, pr.verdicts)
+				for _, i := range pr.changed {
+					if verdicts[i] = pr.verdict(int(i)); verdicts[i] == nil {
+						verdicts[i] = judge(in, reader, f, members[i])
+					}
 				}
-				if mergedCheck {
-					continue // judged after the merge
+				sr.refusing = pr.refusingNow(verdicts)
+			} else {
+				for i, m := range members {
+					if verdicts[i] = pr.verdict(i); verdicts[i] == nil {
+						verdicts[i] = judge(in, reader, f, m)
+					}
+					if refuses(verdicts[i]) {
+						sr.refusing = append(sr.refusing, int32(i))
+					}
 				}
-				if v := verdicts[i]; v != nil && v.Outcome == verdict.RefusesFile && src.Dropped == "" && dirGate.State == GateOpen {
-					src.Dropped = fmt.Sprintf("server %q is invalid for it (%s)", m.Key.Str, why(v))
-					refusals = append(refusals, homeShort(in.Env, c.path)+": "+src.Dropped)
-				}
+			}
+			// mergedCheck: judged after the merge.
+			if len(sr.refusing) > 0 && !mergedCheck && dirGate.State == GateOpen {
+				i := sr.refusing[0]
+				src.Dropped = fmt.Sprintf("server %q is invalid for it (%s)", members[i].Key.Str, why(verdicts[i]))
+				refusals = append(refusals, homeShort(in.Env, c.path)+": "+src.Dropped)
 			}
 			if src.Dropped != "" {
 				continue
@@ -319,7 +358,18 @@ func Compute(in Input) *Result {
 				res.Sources[len(res.Sources)-1] = src
 			}
 			sr.src, sr.defs = src, make([]*Definition, len(members))
+			if aligned && gatesSame && src == pr.src && len(pr.defs) == len(members) {
+				// The same source, gates and entries but the edited
+				// ones: the same definitions but theirs.
+				copy(sr.defs, pr.defs)
+				for _, i := range pr.changed {
+					sr.defs[i] = nil
+				}
+			}
 			for i, m := range members {
+				if sr.defs[i] != nil {
+					continue
+				}
 				g := gates.gate(layer, m.Key.Str)
 				if pg := profile.gate(m.Key.Str); pg.State != GateOpen {
 					g = pg
@@ -345,7 +395,16 @@ func Compute(in Input) *Result {
 					*d = Definition{Source: src, Name: m.Key.Str, at: int32(i), Gate: g, Verdict: verdicts[i]}
 				}
 				sr.defs[i] = d
-				defs = append(defs, d)
+			}
+			defs = append(defs, sr.defs...)
+		}
+	}
+	res.gateReads = gated.read
+	if gatesSame {
+		// Also what prev read and this computation had no need to.
+		for _, r := range prev.gateReads {
+			if !slices.ContainsFunc(res.gateReads, func(o fileRead) bool { return o.path == r.path }) {
+				res.gateReads = append(res.gateReads, r)
 			}
 		}
 	}
@@ -368,7 +427,18 @@ func Compute(in Input) *Result {
 			before = prev.unrefused // as resolved, before the refusal
 		}
 	}
-	for _, ds := range byName(defs) {
+	if prev != nil && res.Stopped == nil && !mergedCheck && prev.unique && len(prev.defs) == len(defs) && len(before) == len(defs) {
+		res.Servers, res.unique = sameServers(res, in.Verdicts, &slab, prev.defs, before, defs, deep)
+	}
+	var groups [][]*Definition
+	if res.Servers == nil {
+		groups, res.unique = byName(defs)
+	}
+	res.defs = defs
+	if prev != nil {
+		res.prevTwins = prev.twinsMade.Load()
+	}
+	for _, ds := range groups {
 		name := ds[0].Name
 		for len(before) > 0 && before[0].Name < name {
 			before = before[1:]
@@ -423,11 +493,12 @@ func refuse(res *Result, prev *Result) {
 	}
 	res.refusedWith = g
 	for i, s := range res.Servers {
-		for len(was) > 0 && was[0].Name < s.Name {
+		for len(was) > 0 && was[0] != s && was[0].Name < s.Name {
 			was, wasRefused = was[1:], wasRefused[1:]
 		}
 		if len(was) > 0 && was[0] == s {
 			res.Servers[i] = wasRefused[0]
+			was, wasRefused = was[1:], wasRefused[1:]
 			continue
 		}
 		c := *s
@@ -491,13 +562,13 @@ func Survey(in Input) (found, own bool) {
 	if in.Registry == nil {
 		in.Registry = registry.Default()
 	}
-	for li := range in.Tool.Profile.Layers {
-		for _, c := range layerFiles(in, &in.Tool.Profile.Layers[li]) {
+	for _, l := range planOf(in, reusable(in)).layers {
+		for _, c := range l.files {
 			if f := in.Files(c.path); f == nil || f.Root == nil {
 				continue
 			}
 			found = true
-			if readerOf(in, c.path) != nil {
+			if c.reader != nil {
 				return true, true
 			}
 		}
@@ -677,6 +748,90 @@ type candidate struct {
 	// dir is the directory the file belongs to: the walk's directory,
 	// or the file's own directory for a fixed file.
 	dir string
+	// reader is readerOf the path; notInFolder, notInFolder's answer
+	// (set in a readPlan only).
+	reader      *registry.Reader
+	notInFolder bool
+}
+
+// readPlan is where a tool launched as an Input says looks for files: each
+// layer's candidates, with how the tool reads each, and the directory its
+// fallback files must be in. It depends on the Input but not on its
+// files: a computation with a reusable Prev takes Prev's (an edit computes
+// every tool again, and this was paths joined, cleaned and matched
+// against every file kind).
+type readPlan struct {
+	layers []planLayer
+}
+
+type planLayer struct {
+	files []candidate
+	// fallbackAt is the layer's FallbackAt expanded; noFallback is set
+	// when it names a directory that has no value here.
+	fallbackAt string
+	noFallback bool
+}
+
+// planOf returns prev's plan (prev: reusable(in)), else the one plans
+// remembers, else computes it.
+func planOf(in Input, prev *Result) *readPlan {
+	if prev != nil && prev.plan != nil {
+		return prev.plan
+	}
+	key := planKey{in.Tool, in.Registry, in.Env, in.LaunchDir, in.GitRoot, strings.Join(in.Folders, "\x00"), in.Folders == nil}
+	plans.Lock()
+	p, ok := plans.m[key]
+	plans.Unlock()
+	if ok {
+		return p
+	}
+	p = newPlan(in)
+	plans.Lock()
+	if len(plans.m) >= maxPlans {
+		clear(plans.m)
+	}
+	plans.m[key] = p
+	plans.Unlock()
+	return p
+}
+
+// plans remembers the plans of the tools launched in the last few places:
+// every edit asks Survey whether each tool is in use, and the tools that
+// are not have no result to keep theirs in.
+var plans = struct {
+	sync.Mutex
+	m map[planKey]*readPlan
+}{m: map[planKey]*readPlan{}}
+
+const maxPlans = 256
+
+// planKey is what a plan depends on (see reusable).
+type planKey struct {
+	tool               *registry.Tool
+	registry           *registry.Registry
+	env                registry.Env
+	launchDir, gitRoot string
+	folders            string
+	noFolders          bool
+}
+
+func newPlan(in Input) *readPlan {
+	p := &readPlan{layers: make([]planLayer, len(in.Tool.Profile.Layers))}
+	for li := range in.Tool.Profile.Layers {
+		layer := &in.Tool.Profile.Layers[li]
+		l := &p.layers[li]
+		l.files = layerFiles(in, layer)
+		for i := range l.files {
+			c := &l.files[i]
+			c.reader, c.notInFolder = readerOf(in, c.path), notInFolder(in, c.path)
+		}
+		if layer.FallbackAt != "" {
+			var ok bool
+			l.fallbackAt, ok = expand(in, layer.FallbackAt)
+			l.noFallback = !ok
+		}
+	}
+	return p
 }
 
 // layerFiles lists a layer's candidate files, lowest precedence first.
@@ -708,22 +863,20 @@ func layerFiles(in Input, layer *registry.Layer) []candidate {
 // whether the file parses, as the editor's kinds say (registry.MatchIn):
 // an empty or broken .kilocode/mcp.json still keeps Kilo Code from
 // reading .mcp.json.
-func preferredFile(in Input, layer *registry.Layer) string {
-	at := ""
-	if layer.FallbackAt != "" {
-		var ok bool
-		if at, ok = expand(in, layer.FallbackAt); !ok {
-			return ""
-		}
+func preferredFile(in Input, plan *readPlan, li int) string {
+	layer := &in.Tool.Profile.Layers[li]
+	if len(layer.FallbackFor) == 0 || plan.layers[li].noFallback {
+		return ""
 	}
+	at := plan.layers[li].fallbackAt
 	for _, id := range layer.FallbackFor {
 		i := slices.IndexFunc(in.Tool.Profile.Layers, func(l registry.Layer) bool { return l.ID == id })
 		if i < 0 {
 			continue
 		}
 		found := ""
-		for _, c := range layerFiles(in, &in.Tool.Profile.Layers[i]) {
-			if at != "" && c.dir != at || notInFolder(in, c.path) || in.Files(c.path) == nil {
+		for _, c := range plan.layers[i].files {
+			if at != "" && c.dir != at || c.notInFolder || in.Files(c.path) == nil {
 				continue
 			}
 			found = c.path
@@ -822,8 +975,9 @@ func serverMembers(root *jsonc.Node, path []string) []*jsonc.Member {
 }
 
 // byName groups defs (in reading order, lowest precedence first) by
-// server name, names sorted, each group highest precedence first.
-func byName(defs []*Definition) [][]*Definition {
+// server name, names sorted, each group highest precedence first; unique
+// says that every name was once, in order.
+func byName(defs []*Definition) (_ [][]*Definition, unique bool) {
 	if sortedUnique(defs) {
 		// Every name once, in order (a single file's map, as most are
 		// written): each definition is its own group.
@@ -831,7 +985,7 @@ func byName(defs []*Definition) [][]*Definition {
 		for i := range defs {
 			out[i] = defs[i : i+1 : i+1]
 		}
-		return out
+		return out, true
 	}
 	order := make([]int32, len(defs))
 	for i := range order {
@@ -859,7 +1013,7 @@ func byName(defs []*Definition) [][]*Definition {
 		out = append(out, g)
 		i = j
 	}
-	return out
+	return out, false
 }
 
 // sortedUnique reports whether the definitions' names are strictly

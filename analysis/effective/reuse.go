@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
@@ -43,16 +44,66 @@ type sourceRead struct {
 	reader   *registry.Reader
 	members  []*jsonc.Member
 	verdicts []*verdict.Verdict
+	// refusing are the places of the members whose verdict refuses the
+	// whole file, in order.
+	refusing []int32
 	src      *Source       // nil: dropped
 	defs     []*Definition // nil: dropped
 }
 
 // priorRead is a sourceRead as one computation consults it, with the
-// place of each member read now among the members read then (match).
-// The sourceRead itself is shared, read-only.
+// place of each member read now among the members read then. The
+// sourceRead itself is shared, read-only.
 type priorRead struct {
 	*sourceRead
+	*matching
+}
+
+// matching maps the members read now to those read then (Shared.match).
+type matching struct {
+	// match is, for each member now, the place of the same entry then
+	// (-1: none).
 	match []int32
+	// changed are the places now where the entry then was another one
+	// (match[i] != i), in order.
+	changed []int32
+}
+
+// aligned reports whether as many members are read now as then, each
+// the same entry at the same place but those changed: an edit inside
+// servers, none added, removed or moved.
+func (sr *priorRead) aligned() bool {
+	return sr != nil && len(sr.members) == len(sr.match)
+}
+
+// refusingNow returns the places of the refusing members now, of an
+// aligned read whose changed members have their verdicts now.
+func (sr *priorRead) refusingNow(verdicts []*verdict.Verdict) []int32 {
+	var out []int32
+	c := sr.changed
+	for _, i := range sr.refusing {
+		for len(c) > 0 && c[0] < i {
+			if refuses(verdicts[c[0]]) {
+				out = append(out, c[0])
+			}
+			c = c[1:]
+		}
+		if len(c) > 0 && c[0] == i {
+			continue // changed: judged below
+		}
+		out = append(out, i)
+	}
+	for _, i := range c {
+		if refuses(verdicts[i]) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// refuses reports whether the verdict refuses the whole file.
+func refuses(v *verdict.Verdict) bool {
+	return v != nil && v.Outcome == verdict.RefusesFile
 }
 
 // reusable returns in.Prev when it can serve the computation: the same
@@ -77,7 +128,7 @@ func (r *Result) sourceRead(path string, reader *registry.Reader, f *jsonc.File,
 	}
 	for _, sr := range r.read {
 		if sr.path == path && sr.reader == reader {
-			return &priorRead{sourceRead: sr, match: shared.match(sr.file, sr.members, f, members)}
+			return &priorRead{sourceRead: sr, matching: shared.match(sr.file, sr.members, f, members)}
 		}
 	}
 	return nil
@@ -99,7 +150,7 @@ func (sr *priorRead) verdict(i int) *verdict.Verdict {
 // concurrent use; a nil *Shared shares nothing.
 type Shared struct {
 	mu      sync.Mutex
-	matches map[matchKey][]int32
+	matches map[matchKey]*matching
 }
 
 type matchKey struct {
@@ -111,7 +162,7 @@ type matchKey struct {
 // the same entry among the members before (of fb): the same name and the
 // same bytes, at the same place or, after an insertion or a removal, the
 // same name. -1: none.
-func (sh *Shared) match(fb *jsonc.File, before []*jsonc.Member, fn *jsonc.File, now []*jsonc.Member) []int32 {
+func (sh *Shared) match(fb *jsonc.File, before []*jsonc.Member, fn *jsonc.File, now []*jsonc.Member) *matching {
 	var key matchKey
 	if sh != nil && len(before) > 0 && len(now) > 0 {
 		key = matchKey{before[0], now[0], len(before), len(now)}
@@ -130,31 +181,52 @@ func (sh *Shared) match(fb *jsonc.File, before []*jsonc.Member, fn *jsonc.File, 
 			continue
 		}
 		j := int32(i)
-		if i >= len(before) || before[i].Key.Str != m.Key.Str {
-			if byName == nil {
-				byName = make(map[string]int32, len(before))
-				for k, o := range before {
+		if i < len(before) {
+			// Most entries are where they were, written alike: the
+			// members' own bytes say so, without a look at their nodes.
+			o := before[i]
+			if o == m || sameText(fb, o.Span, fn, m.Span) {
+				out[i] = j
+				continue
+			}
+			if o.Key != nil && o.Key.Str == m.Key.Str {
+				if sameBytes(fb, o.Value, fn, m.Value) {
+					out[i] = j
+				}
+				continue
+			}
+		}
+		if byName == nil {
+			byName = make(map[string]int32, len(before))
+			for k, o := range before {
+				if o.Key != nil {
 					byName[o.Key.Str] = int32(k)
 				}
 			}
-			var ok bool
-			if j, ok = byName[m.Key.Str]; !ok {
-				continue
-			}
+		}
+		var ok bool
+		if j, ok = byName[m.Key.Str]; !ok {
+			continue
 		}
 		if o := before[j]; o == m || sameBytes(fb, o.Value, fn, m.Value) {
 			out[i] = j
 		}
 	}
+	res := &matching{match: out}
+	for i, j := range out {
+		if j != int32(i) {
+			res.changed = append(res.changed, int32(i))
+		}
+	}
 	if key != (matchKey{}) {
 		sh.mu.Lock()
 		if sh.matches == nil {
-			sh.matches = map[matchKey][]int32{}
+			sh.matches = map[matchKey]*matching{}
 		}
-		sh.matches[key] = out
+		sh.matches[key] = res
 		sh.mu.Unlock()
 	}
-	return out
+	return res
 }
 
 // definition is the earlier definition of the i-th member read, nil
@@ -201,6 +273,13 @@ func (r *Result) FieldsOf(d *Definition) []Field {
 	}
 	slices.SortFunc(out, func(a, b Field) int { return strings.Compare(a.Key, b.Key) })
 	return out
+}
+
+// sameText reports whether the text at a in fa is the text at b in fb. A
+// member's span runs from its key to the end of its value: the same text
+// is the same name and value.
+func sameText(fa *jsonc.File, a span.Span, fb *jsonc.File, b span.Span) bool {
+	return a.End-a.Start == b.End-b.Start && bytes.Equal(fa.Src[a.Start:a.End], fb.Src[b.Start:b.End])
 }
 
 // sameBytes reports whether the values a of fa and b of fb are written
@@ -270,4 +349,68 @@ func (s *slabs) fields(n int) []Field {
 	out := s.spare[:n:n]
 	s.spare = s.spare[n:]
 	return out
+}
+
+// fileRead is a file a computation read, as it read it (nil: none).
+type fileRead struct {
+	path string
+	file *jsonc.File
+}
+
+// gateFiles records the files the gates are read from (Input.Files
+// through it).
+type gateFiles struct {
+	files func(string) *jsonc.File
+	read  []fileRead
+}
+
+func (g *gateFiles) get(path string) *jsonc.File {
+	f := g.files(path)
+	if !slices.ContainsFunc(g.read, func(r fileRead) bool { return r.path == path }) {
+		g.read = append(g.read, fileRead{path, f})
+	}
+	return f
+}
+
+// gatesStillRead reports whether every file r's gates were read from is
+// the same parse now (the files are asked for again, so a caller that
+// records what a computation reads sees them).
+func (r *Result) gatesStillRead(in Input) bool {
+	if r == nil {
+		return false
+	}
+	same := true
+	for _, g := range r.gateReads {
+		if in.Files(g.path) != g.file {
+			same = false
+		}
+	}
+	return same
+}
+
+// sameServers returns the servers of defs when they are prev's defs
+// (whose servers were before, one each, in order) but a few, none of which
+// changes the order of the names: before's servers, but those of the
+// changed definitions resolved again. nil, false when the names are not
+// strictly increasing any more.
+func sameServers(res *Result, c *verdict.Cache, slab *slabs, prev []*Definition, before []*Server, defs []*Definition, deep bool) ([]*Server, bool) {
+	var changed []int
+	for i, d := range defs {
+		if d == prev[i] {
+			continue
+		}
+		if i > 0 && defs[i-1].Name >= d.Name || i+1 < len(defs) && d.Name >= defs[i+1].Name {
+			return nil, false
+		}
+		changed = append(changed, i)
+	}
+	out := slices.Clone(before)
+	for _, i := range changed {
+		var was *Server
+		if before[i].Name == defs[i].Name {
+			was = before[i]
+		}
+		out[i] = resolve(res, c, slab, was, defs[i].Name, defs[i:i+1:i+1], deep)
+	}
+	return out, true
 }

@@ -232,71 +232,14 @@ func (t *twice) add(r *Result) {
 	if r.Stopped != nil || len(r.Refused) > 0 {
 		return
 	}
-	// Candidates first, by program or URL alone (a string already
-	// decoded): the full identity decodes every field, which only servers
-	// sharing one are worth (an edit of a 1,000-server file recomputes
-	// this). Both are counted by their hashes, computed once per cached
-	// definition (alone): a map of a thousand strings of a hundred bytes
-	// was most of this.
-	starts := func(s *Server) bool { return s.Winner != nil && s.Enabled && s.Merged == nil }
-	byProgram := make(map[uint64]int32, len(r.Servers))
-	for _, s := range r.Servers {
-		if !starts(s) {
-			continue
-		}
-		if p, h := hashedProgram(r, s); p != "" {
-			byProgram[h]++
-		}
-	}
-	// Groups of one identity, in the order of their first server; a hash
-	// shared by two identities chains them (next).
-	type group struct {
-		id    string
-		first *Server
-		more  []*Server // allocated for the rare group of several
-		next  int32
-	}
-	groups := make([]group, 0, len(r.Servers))
-	index := make(map[uint64]int32, len(r.Servers))
-	for _, s := range r.Servers {
-		if !starts(s) {
-			continue
-		}
-		if p, h := hashedProgram(r, s); p == "" || byProgram[h] < 2 {
-			continue
-		}
-		id, h := hashedIdentity(r, s)
-		if id == "" {
-			continue
-		}
-		g, ok := index[h]
-		for ok && groups[g].id != id {
-			g, ok = groups[g].next, groups[g].next >= 0
-		}
-		if !ok {
-			groups = append(groups, group{id: id, first: s, next: -1})
-			g = int32(len(groups) - 1)
-			if first, had := index[h]; had {
-				// After the first group of this hash.
-				groups[g].next, groups[first].next = groups[first].next, g
-			} else {
-				index[h] = g
-			}
-			continue
-		}
-		groups[g].more = append(groups[g].more, s)
-	}
-	for _, gr := range groups {
-		if gr.more == nil {
-			continue
-		}
-		id, g := gr.id, append([]*Server{gr.first}, gr.more...)
+	for _, g := range r.twins().groups(r) {
 		slices.SortFunc(g, func(a, b *Server) int {
 			return cmp.Or(
 				cmp.Compare(b.Winner.Source.Rank, a.Winner.Source.Rank),
 				cmp.Compare(a.Winner.Source.Path, b.Winner.Source.Path),
 				cmp.Compare(r.Member(a.Winner).Key.Span.Start, r.Member(b.Winner).Key.Span.Start))
 		})
+		id, _ := hashedIdentity(r, g[0])
 		what := "the same command, arguments and environment"
 		if !strings.Contains(id, "command:") {
 			what = "the same URL and headers"
@@ -320,6 +263,181 @@ func (t *twice) add(r *Result) {
 			}
 		}
 	}
+}
+
+// twins are the servers a result starts, by program (or URL) and, where
+// two share one, identity: what add needs to find servers started twice,
+// kept with the result so that the next result of its tool updates it
+// rather than sorts every server again (an edit of a 1,000-server file
+// whose servers all run npx changes one of them).
+type twins struct {
+	// servers are the result's servers it was made of.
+	servers []*Server
+	// starts are the servers that start with a program or URL, ordered by
+	// its hash then, within a run of one hash, the identity's (computed
+	// for the runs of two or more only).
+	starts []twin
+}
+
+type twin struct {
+	prog, id uint64
+	hasID    bool
+	s        *Server
+}
+
+func compareTwins(a, b twin) int {
+	return cmp.Or(cmp.Compare(a.prog, b.prog), cmp.Compare(a.id, b.id))
+}
+
+// startsAny reports whether the server starts (only those can start twice).
+func startsAny(s *Server) bool { return s.Winner != nil && s.Enabled && s.Merged == nil }
+
+// twins returns r's twins, made once: from those of the earlier result
+// Compute reused (Result.prevTwins) when it has them, else afresh.
+func (r *Result) twins() *twins {
+	r.twinsOnce.Do(func() {
+		var made *twins
+		if p := r.prevTwins; p != nil {
+			made = p.next(r)
+		}
+		if made == nil {
+			made = newTwins(r)
+		}
+		r.prevTwins = nil
+		r.twinsMade.Store(made)
+	})
+	return r.twinsMade.Load()
+}
+
+func newTwins(r *Result) *twins {
+	t := &twins{servers: r.Servers, starts: make([]twin, 0, len(r.Servers))}
+	for _, s := range r.Servers {
+		if !startsAny(s) {
+			continue
+		}
+		if p, h := hashedProgram(r, s); p != "" {
+			t.starts = append(t.starts, twin{prog: h, s: s})
+		}
+	}
+	slices.SortStableFunc(t.starts, compareTwins)
+	// Identities only where a program is shared: the full identity
+	// decodes every field.
+	for i := 0; i < len(t.starts); {
+		j := i + 1
+		for j < len(t.starts) && t.starts[j].prog == t.starts[i].prog {
+			j++
+		}
+		if j-i > 1 {
+			run := t.starts[i:j]
+			for k := range run {
+				run[k].setID(r)
+			}
+			slices.SortStableFunc(run, compareTwins)
+		}
+		i = j
+	}
+	return t
+}
+
+func (w *twin) setID(r *Result) {
+	if !w.hasID {
+		_, w.id = hashedIdentity(r, w.s)
+		w.hasID = true
+	}
+}
+
+// next returns the twins of r, a result whose servers are mostly t's: t's
+// without the servers r no longer has, with r's new ones. nil when too
+// many changed to be worth it.
+func (t *twins) next(r *Result) *twins {
+	var gone, added []*Server
+	old, now := t.servers, r.Servers
+	for len(old) > 0 || len(now) > 0 {
+		switch {
+		case len(old) > 0 && len(now) > 0 && old[0] == now[0]:
+			old, now = old[1:], now[1:]
+		case len(now) == 0 || len(old) > 0 && old[0].Name < now[0].Name:
+			gone, old = append(gone, old[0]), old[1:]
+		case len(old) == 0 || now[0].Name < old[0].Name:
+			added, now = append(added, now[0]), now[1:]
+		default: // the same name, another server
+			gone, added = append(gone, old[0]), append(added, now[0])
+			old, now = old[1:], now[1:]
+		}
+		if len(gone)+len(added) > 16 {
+			return nil
+		}
+	}
+	n := &twins{servers: r.Servers, starts: make([]twin, 0, len(t.starts)+len(added))}
+	for _, w := range t.starts {
+		if !slices.Contains(gone, w.s) {
+			n.starts = append(n.starts, w)
+		}
+	}
+	for _, s := range added {
+		if !startsAny(s) {
+			continue
+		}
+		p, h := hashedProgram(r, s)
+		if p == "" {
+			continue
+		}
+		w := twin{prog: h, s: s}
+		lo, _ := slices.BinarySearchFunc(n.starts, h, func(w twin, h uint64) int { return cmp.Compare(w.prog, h) })
+		hi := lo
+		for hi < len(n.starts) && n.starts[hi].prog == h {
+			hi++
+		}
+		if hi > lo {
+			// A program shared: identities for the run, this one's too.
+			w.setID(r)
+			for k := lo; k < hi; k++ {
+				n.starts[k].setID(r)
+			}
+			slices.SortStableFunc(n.starts[lo:hi], compareTwins)
+			at, _ := slices.BinarySearchFunc(n.starts[lo:hi], w, compareTwins)
+			lo += at
+		}
+		n.starts = slices.Insert(n.starts, lo, w)
+	}
+	return n
+}
+
+// groups returns the groups of two or more servers of one identity, each
+// in the order of r's servers, the groups in the order of their first.
+func (t *twins) groups(r *Result) [][]*Server {
+	var out [][]*Server
+	for i := 0; i < len(t.starts); {
+		j := i + 1
+		for j < len(t.starts) && t.starts[j].prog == t.starts[i].prog && t.starts[j].id == t.starts[i].id {
+			j++
+		}
+		if run := t.starts[i:j]; len(run) > 1 && run[0].hasID {
+			// One hash, perhaps several identities.
+			var ids []string
+			var byID [][]*Server
+			for _, w := range run {
+				id, _ := hashedIdentity(r, w.s)
+				if id == "" {
+					continue
+				}
+				if k := slices.Index(ids, id); k >= 0 {
+					byID[k] = append(byID[k], w.s)
+				} else {
+					ids, byID = append(ids, id), append(byID, []*Server{w.s})
+				}
+			}
+			for _, g := range byID {
+				if len(g) > 1 {
+					slices.SortFunc(g, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
+					out = append(out, g)
+				}
+			}
+		}
+		i = j
+	}
+	slices.SortFunc(out, func(a, b []*Server) int { return strings.Compare(a[0].Name, b[0].Name) })
+	return out
 }
 
 // diagnostics returns the findings, each in the file of the copy.
