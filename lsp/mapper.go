@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sort"
@@ -39,14 +40,22 @@ type Mapper struct {
 	// not 16). No file read is larger than 4 GiB (cache.MaxFileSize).
 	lineStarts []uint32
 	// checkpoints, for each line longer than checkpointStride in which a
-	// position was converted, holds places in it about every
+	// position was converted, says whether it is all ASCII (a column is
+	// then the byte offset from the line's start: a minified file's one
+	// line usually is), or else holds places in it about every
 	// checkpointStride bytes where a character starts, with the line's
 	// UTF-16 column there. They are made on first use (under mu): a 70 MB
 	// ~/.claude.json has 35,000 long lines of prompt history, and
 	// positions are converted in a few of them (indexing them all was
 	// 10 MB).
 	mu          sync.Mutex
-	checkpoints map[int][]checkpoint
+	checkpoints map[int]longLine
+}
+
+// longLine is what converting positions in a long line takes.
+type longLine struct {
+	ascii bool
+	cps   []checkpoint // when not ascii
 }
 
 // checkpoint is a character boundary in a long line: its byte offset from
@@ -160,28 +169,54 @@ func lineCheckpoints(line []byte) []checkpoint {
 	return cps
 }
 
-// lineCheckpoint is the last checkpoint c of line for which less(c) holds
-// (checkpoints grow in both offset and units), or the line's start.
-func (m *Mapper) lineCheckpoint(line int, less func(checkpoint) bool) checkpoint {
+// longLine returns line's index, made on first use, and whether the
+// line is long enough to have one.
+func (m *Mapper) longLine(line int) (longLine, bool) {
 	start, end := m.lineStart(line), m.lineEnd(line)
 	if end-start <= checkpointStride {
-		return checkpoint{}
+		return longLine{}, false
 	}
 	m.mu.Lock()
-	cps, ok := m.checkpoints[line]
+	defer m.mu.Unlock()
+	l, ok := m.checkpoints[line]
 	if !ok {
 		if m.checkpoints == nil {
-			m.checkpoints = map[int][]checkpoint{}
+			m.checkpoints = map[int]longLine{}
 		}
-		cps = lineCheckpoints(m.content[start:end])
-		m.checkpoints[line] = cps
+		if text := m.content[start:end]; isASCII(text) {
+			l.ascii = true
+		} else {
+			l.cps = lineCheckpoints(text)
+		}
+		m.checkpoints[line] = l
 	}
-	m.mu.Unlock()
-	i := sort.Search(len(cps), func(i int) bool { return !less(cps[i]) })
+	return l, true
+}
+
+// before is the last checkpoint c of the line for which less(c) holds
+// (checkpoints grow in both offset and units), or the line's start.
+func (l longLine) before(less func(checkpoint) bool) checkpoint {
+	i := sort.Search(len(l.cps), func(i int) bool { return !less(l.cps[i]) })
 	if i == 0 {
 		return checkpoint{}
 	}
-	return cps[i-1]
+	return l.cps[i-1]
+}
+
+// isASCII reports whether b is all ASCII, 8 bytes at a time.
+func isASCII(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // Content returns the mapped bytes.
@@ -225,7 +260,13 @@ func (m *Mapper) OffsetPosition(offset int) (protocol.Position, error) {
 	if m.utf8 {
 		return protocol.Position{Line: uint32(line), Character: uint32(m.runeStart(start, start+rel) - start)}, nil
 	}
-	cp := m.lineCheckpoint(line, func(c checkpoint) bool { return c.offset <= rel })
+	var cp checkpoint
+	if l, long := m.longLine(line); long {
+		if l.ascii {
+			return protocol.Position{Line: uint32(line), Character: uint32(rel)}, nil
+		}
+		cp = l.before(func(c checkpoint) bool { return c.offset <= rel })
+	}
 	units := cp.units + utf16Units(m.content[start+cp.offset:end], rel-cp.offset)
 	return protocol.Position{Line: uint32(line), Character: uint32(units)}, nil
 }
@@ -243,7 +284,13 @@ func (m *Mapper) PositionOffset(p protocol.Position) (int, error) {
 	if m.utf8 {
 		return m.runeStart(start, start+int(min(uint64(p.Character), uint64(end-start)))), nil
 	}
-	cp := m.lineCheckpoint(line, func(c checkpoint) bool { return c.units <= int(p.Character) })
+	var cp checkpoint
+	if l, long := m.longLine(line); long {
+		if l.ascii {
+			return start + int(min(uint64(p.Character), uint64(end-start))), nil
+		}
+		cp = l.before(func(c checkpoint) bool { return c.units <= int(p.Character) })
+	}
 	offset := start + cp.offset
 	for units := int(p.Character) - cp.units; units > 0 && offset < end; {
 		r, size := utf8.DecodeRune(m.content[offset:end])

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -139,9 +140,11 @@ func TestMapperRangeAndLineColumn(t *testing.T) {
 }
 
 // TestMapperLongLinesMatchLineScan: on lines long enough to get
-// checkpoints (a minified file), every offset and every column converts
-// exactly as a scan from the line's start does, invalid UTF-8, astral
-// characters and CRLF included.
+// checkpoints (a minified file), or to be known all ASCII, every offset
+// and every column converts exactly as a scan from the line's start does,
+// invalid UTF-8, astral characters and CRLF included, and one non-ASCII
+// byte anywhere in a long line (the last, or one in the middle of a word
+// the ASCII check reads) gives it checkpoints.
 func TestMapperLongLinesMatchLineScan(t *testing.T) {
 	var b []byte
 	chunks := []string{"ab", "é", "😀", "日本", "\xff", "\xe2\x82", `"x"`, "\t"}
@@ -152,6 +155,16 @@ func TestMapperLongLinesMatchLineScan(t *testing.T) {
 		}
 	}
 	b = append(b, "\nshort\n"...)
+	ascii := []byte(strings.Repeat(`{"a":"b\t\u00e9",`, 150))
+	b = append(b, ascii...) // line 3: all ASCII
+	b = append(b, "\r\n"...)
+	b = append(b, ascii[:1001]...) // line 4: one astral character in a word
+	b = append(b, "😀"...)
+	b = append(b, ascii[:1000]...)
+	b = append(b, '\r')
+	b = append(b, ascii...) // line 5: the last byte is not ASCII
+	b = append(b, 0x80)
+	longLines := map[int]bool{0: false, 1: false, 3: true, 4: false, 5: false} // line -> all ASCII
 	m := NewMapper(b)
 	if len(m.checkpoints) != 0 {
 		t.Fatalf("checkpoints made before any position was converted: %d lines", len(m.checkpoints))
@@ -165,8 +178,13 @@ func TestMapperLongLinesMatchLineScan(t *testing.T) {
 			t.Fatalf("OffsetPosition(%d) = %v, %v; want %v", off, got, err, want)
 		}
 	}
-	if len(m.checkpoints) != 2 {
-		t.Fatalf("want checkpoints on the two long lines, got %d lines with them", len(m.checkpoints))
+	if len(m.checkpoints) != len(longLines) {
+		t.Fatalf("want an index of the %d long lines, got %d lines with one", len(longLines), len(m.checkpoints))
+	}
+	for line, ascii := range longLines {
+		if l := m.checkpoints[line]; l.ascii != ascii || (len(l.cps) == 0) != ascii {
+			t.Errorf("line %d: ascii %v with %d checkpoints, want ascii %v", line, l.ascii, len(l.cps), ascii)
+		}
 	}
 	for line := range m.LineCount() {
 		start, end := m.lineStart(line), m.lineEnd(line)
