@@ -218,6 +218,17 @@ func appendLibraryJSON(b []byte, v any) []byte {
 
 const lowerHex = "0123456789abcdef"
 
+// jsonPlain marks the bytes appendJSONString copies as they are: ASCII
+// from the space to DEL but for \\ " < > &. One lookup per byte instead of
+// seven comparisons: a minified 20,000-server file's first publication
+// quotes 33,000 messages and links.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c <= 0x7f; c++ {
+		t[c] = c != '\\' && c != '"' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendJSONString quotes s as segmentio/encoding does with EscapeHTML:
 // \n \r \t \" \\ by name, other control characters and < > & as \u00XX,
 // invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
@@ -226,7 +237,7 @@ func appendJSONString(b []byte, s string) []byte {
 	i := 0
 	for j := 0; j < len(s); {
 		c := s[j]
-		if c >= 0x20 && c <= 0x7f && c != '\\' && c != '"' && c != '<' && c != '>' && c != '&' {
+		if jsonPlain[c] {
 			j++
 			continue
 		}
