@@ -1,7 +1,10 @@
 package jsonc
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/binary"
+	"slices"
 	"sort"
 	"unsafe"
 
@@ -20,14 +23,12 @@ import (
 // that holds it keeps reading it.
 //
 // The splice gives Parse's result exactly, and it is only tried where that
-// is easy to be sure of: old has no syntax error and no repeated key, and
-// the new value parses without an error and ends where the old one ended,
+// is easy to be sure of: old has no repeated key and no syntax error
+// outside the value, and the new value ends where the old one ended,
 // shifted. Then the parser reaches the value's opening bracket in the
-// state it had in old (the text before is the same), leaves it in the
-// state it had in old (no error was recorded, so nothing the recovery
-// remembers has changed), and goes on through the same bytes after it.
-// Every other edit, including any that leaves or finds a syntax error, is
-// a full Parse. TestReparseIsParse and FuzzReparse check the equality,
+// state it had in old (the text before is the same), leaves it in a state
+// that makes no difference to what follows (see spliceAt), and goes on
+// through the same bytes after it. Every other edit is a full Parse. TestReparseIsParse and FuzzReparse check the equality,
 // errors, comments and duplicate-key facts included.
 func Reparse(old *File, src []byte) *File {
 	if f := splice(old, src); f != nil {
@@ -38,7 +39,7 @@ func Reparse(old *File, src []byte) *File {
 
 // splice is Reparse's incremental path; nil where it does not apply.
 func splice(old *File, src []byte) *File {
-	if old == nil || !old.parsed || old.Root == nil || len(old.Errors) > 0 || old.keysRepeat {
+	if old == nil || !old.parsed || old.Root == nil || old.keysRepeat || len(old.Errors) >= MaxErrors {
 		return nil
 	}
 	pre := commonPrefix(old.Src, src)
@@ -47,25 +48,45 @@ func splice(old *File, src []byte) *File {
 	}
 	suf := commonSuffix(old.Src[pre:], src[pre:])
 	changeEnd := len(old.Src) - suf // the change is old.Src[pre:changeEnd]
-	delta := len(src) - len(old.Src)
 
-	// The innermost object or array whose brackets are both outside the
-	// change.
-	at, depth := old.Root, 1
-	if !encloses(at, pre, changeEnd) {
-		return nil
+	// The objects and arrays whose brackets are both outside the change,
+	// outermost first.
+	var chain []*Node
+	for at := old.Root; at != nil && encloses(at, pre, changeEnd); at = enclosingChild(at, pre, changeEnd) {
+		chain = append(chain, at)
 	}
-	for {
-		c := enclosingChild(at, pre, changeEnd)
-		if c == nil {
+	// Try the innermost first, then the ones around it: a value whose new
+	// text does not end where it did (a quote typed that swallows its
+	// closing bracket) may be whole in its parent. The root, or a value
+	// of more than half the text, is not worth a splice.
+	for i, tries := len(chain)-1, 0; i > 0 && tries < 3; i, tries = i-1, tries+1 {
+		at := chain[i]
+		if 2*at.Span.Len() > len(old.Src) {
 			break
 		}
-		at, depth = c, depth+1
+		if f := spliceAt(old, src, at, i+1); f != nil {
+			return f
+		}
 	}
-	if at == old.Root {
-		return nil // nothing to save
-	}
+	return nil
+}
 
+// spliceAt is splice with the value at replaced, at depth depth (the
+// root's is 1), or nil if Parse might not give the result.
+//
+// Errors inside at are allowed in old and in the new text, but no error
+// outside it in old: then the parser reaches at's opening bracket in its
+// initial state (nothing to suppress, as after any accepted token), so
+// the sub-parse records the errors the full parse would. After at, the
+// only state the errors inside leave that can change what follows is the
+// line of the last one (errorLog keeps one structural error per line):
+// that is why the text after the last error inside, in old and in the
+// new text, must reach a line break before at ends.
+func spliceAt(old *File, src []byte, at *Node, depth int) *File {
+	delta := len(src) - len(old.Src)
+	if !errorsWithin(old.Errors, old.Src, at.Span) {
+		return nil
+	}
 	// Parse the new text of at, from its opening bracket, as Parse would
 	// reach it: at the same depth, inside the same open containers.
 	p := &parser{
@@ -89,23 +110,44 @@ func splice(old *File, src []byte) *File {
 	} else {
 		n = p.array(depth)
 	}
-	newEnd := at.Span.End + delta
-	if len(p.log.errs) > 0 || n.Kind != at.Kind || !n.Closed || n.Span.End != newEnd {
+	newSpan := span.New(at.Span.Start, at.Span.End+delta)
+	if n.Kind != at.Kind || !n.Closed || n.Span != newSpan || len(p.log.errs) >= MaxErrors {
+		return nil
+	}
+	errs := p.log.errs
+	slices.SortStableFunc(errs, func(a, b SyntaxError) int { return cmp.Compare(a.Span.Start, b.Span.Start) })
+	if !errorsWithin(errs, src, newSpan) {
 		return nil
 	}
 
-	f := &File{Src: src, BOM: old.BOM, parsed: true, keysChecked: true, keysRepeat: p.keysRepeat}
+	f := &File{Src: src, Errors: errs, BOM: old.BOM, parsed: true, keysChecked: true, keysRepeat: p.keysRepeat}
 	c := copier{mem: newArena(len(src)), at: at, with: n, end: at.Span.End, delta: delta}
 	f.Root = c.node(old.Root, nil)
 	// The comments lexed after at (the sub-parse looked one token past
 	// it) are old's, shifted.
 	inside := p.comments
-	for len(inside) > 0 && inside[len(inside)-1].Start >= newEnd {
+	for len(inside) > 0 && inside[len(inside)-1].Start >= newSpan.End {
 		inside = inside[:len(inside)-1]
 	}
 	f.Comments = spliceSpans(old.Comments, inside, at.Span, delta)
 	f.TrailingCommas = spliceSpans(old.TrailingCommas, p.trailingCommas, at.Span, delta)
 	return f
+}
+
+// errorsWithin reports whether errs, sorted, lie inside the brackets of
+// the value at s in src (the closing one may be the token an error is
+// about), with a line break after the start of the last one before s
+// ends.
+func errorsWithin(errs []SyntaxError, src []byte, s span.Span) bool {
+	if len(errs) == 0 {
+		return true
+	}
+	for _, e := range errs {
+		if e.Span.Start <= s.Start || e.Span.End > s.End {
+			return false
+		}
+	}
+	return bytes.IndexByte(src[errs[len(errs)-1].Span.Start:s.End], '\n') >= 0
 }
 
 // encloses reports whether n is an object or array whose opening bracket

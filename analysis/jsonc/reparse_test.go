@@ -142,15 +142,15 @@ func randomEdit(r *rand.Rand, src []byte) []byte {
 // version from the previous one's Reparse, and checks every result
 // against Parse, and that old trees are left as they were. Once a version
 // has a syntax error, the chain goes back to the document now and then,
-// so most edits start from a valid file, and the test checks that many
-// edits of the valid configs took the splice: the equality is not merely
-// that of two full parses.
+// so many edits start from a valid file, and the test checks that many
+// edits of the configs took the splice, with and without syntax errors:
+// the equality is not merely that of two full parses.
 func TestReparseIsParse(t *testing.T) {
 	for name, doc := range reparseDocs(t) {
 		t.Run(name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, uint64(len(doc))))
 			src, old := doc, Parse(doc)
-			spliced := 0
+			spliced, withErrors := 0, 0
 			for range 320 {
 				if len(old.Errors) > 0 && r.IntN(3) == 0 {
 					src, old = doc, Parse(doc)
@@ -160,6 +160,9 @@ func TestReparseIsParse(t *testing.T) {
 				got := Reparse(old, next)
 				if splice(old, next) != nil {
 					spliced++
+					if len(old.Errors) > 0 || len(got.Errors) > 0 {
+						withErrors++
+					}
 				}
 				if dump(old) != before {
 					t.Fatalf("Reparse modified the old tree")
@@ -167,16 +170,17 @@ func TestReparseIsParse(t *testing.T) {
 				sameFile(t, got, Parse(next))
 				src, old = next, got
 			}
-			if strings.HasPrefix(name, "mcp") && spliced < 40 {
-				t.Errorf("%d of 320 edits of %s were spliced, want 40 or more", spliced, name)
+			if strings.HasPrefix(name, "mcp") && (spliced < 80 || withErrors < 30) {
+				t.Errorf("%d of 320 edits of %s were spliced, %d with syntax errors; want 80 or more, 30 or more", spliced, name, withErrors)
 			}
 		})
 	}
 }
 
-// TestReparseTypingInAServer types a package name into one server of a
-// 200-server file, one character per version as a client sends them,
-// CRLF and non-ASCII included: every version is spliced, and is Parse's.
+// TestReparseTypingInAServer types into one server of a 200-server file,
+// one character per version as a client sends them, CRLF and non-ASCII
+// included, then a new argument through the syntax errors on the way:
+// every version is spliced, and is Parse's.
 func TestReparseTypingInAServer(t *testing.T) {
 	for _, eol := range []string{"\n", "\r\n"} {
 		text := strings.ReplaceAll(string(benchgen.MCPJSON(200, true, true)), "\n", eol)
@@ -193,12 +197,24 @@ func TestReparseTypingInAServer(t *testing.T) {
 			sameFile(t, got, Parse(next))
 			old = got
 		}
-		// Typing a new member passes through invalid text: a full parse.
-		next := []byte(text[:at] + typed + `" "` + text[at:])
-		if splice(old, next) != nil {
-			t.Fatalf("an edit that makes a syntax error was spliced")
+		// Typing a new argument passes through invalid text: spliced
+		// too, its errors those of Parse.
+		text = text[:at] + typed + text[at:]
+		at += len(typed) + len(`",`)
+		errs := 0
+		for i := range len(` "--v",`) {
+			next := []byte(text[:at] + ` "--v",`[:i+1] + text[at:])
+			if splice(old, next) == nil {
+				t.Fatalf("typing %q after the package name was not spliced", ` "--v",`[:i+1])
+			}
+			got := Reparse(old, next)
+			sameFile(t, got, Parse(next))
+			errs += len(got.Errors)
+			old = got
 		}
-		sameFile(t, Reparse(old, next), Parse(next))
+		if errs == 0 || len(old.Errors) != 0 {
+			t.Fatalf("%d errors while typing, %d at the end; want some, then none", errs, len(old.Errors))
+		}
 	}
 }
 
