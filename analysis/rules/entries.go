@@ -583,6 +583,26 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 	if wait != nil {
 		wait()
 	}
+	// One allocation each for the servers' findings, their phases, the
+	// memo's copies and the memo's records, carved per server; and on a
+	// file's first analysis one copy of its text for the memo's records
+	// to compare with.
+	total, totalStored, textLen := 0, 0, 0
+	for j, i := range misses {
+		n := len(proj[j].ds) + len(js[j].sch.ds) + len(js[j].sem)
+		total += n
+		if units[i].safe {
+			totalStored += n
+			textLen += units[i].m.Span.End - units[i].m.Span.Start
+		}
+	}
+	dsSlab, phSlab, storedSlab := make([]Diagnostic, total), make([]uint8, total), make([]Diagnostic, totalStored)
+	records := make([]entryFindings, len(misses))
+	var src string
+	if textLen > len(in.Parsed.Src)/2 {
+		src = string(in.Parsed.Src)
+	}
+	off, storedOff := 0, 0
 	for j, i := range misses {
 		u := &units[i]
 		at := u.m.Span.Start
@@ -596,11 +616,12 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 		parts := [...]part{proj[j], js[j].sch, semPart}
 		phases := [...]uint8{phaseProject, phaseSchema, phaseSemEntry}
 		n := len(proj[j].ds) + len(js[j].sch.ds) + len(semDs)
-		ds := make([]Diagnostic, 0, n)
-		ph := make([]uint8, 0, n)
+		ds, ph := dsSlab[off:off:off+n], phSlab[off:off:off+n]
+		off += n
 		var stored []Diagnostic
 		if u.safe {
-			stored = make([]Diagnostic, 0, n)
+			stored = storedSlab[storedOff:storedOff:storedOff+n]
+			storedOff += n
 		}
 		for k, p := range parts {
 			for _, d := range p.ds {
@@ -620,9 +641,14 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 		}
 		order := blockOrder(ds, ph)
 		u.fresh = permute(ds, order)
-		e := &entryFindings{phases: permute(ph, order), queries: js[j].queries}
+		e := &records[j]
+		*e = entryFindings{phases: permute(ph, order), queries: js[j].queries}
 		if u.safe {
-			e.text = string(in.Parsed.Src[at:u.m.Span.End])
+			if src != "" {
+				e.text = src[at:u.m.Span.End]
+			} else {
+				e.text = string(in.Parsed.Src[at:u.m.Span.End])
+			}
 			e.ds = permute(stored, order)
 		}
 		u.found = e

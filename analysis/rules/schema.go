@@ -273,8 +273,13 @@ func (c *schemaCheck) subjectStored(sub *schemaSubject) (_, stored []Diagnostic)
 			return out, storedOrEmpty(ds)
 		}
 	}
-	for _, r := range sub.readers {
-		sub.verdicts = append(sub.verdicts, c.judge(sub, r))
+	// One allocation for the readers' verdicts, one for the list.
+	vs := make([]schemaVerdict, len(sub.readers))
+	sub.verdicts = slices.Grow(sub.verdicts, len(sub.readers))
+	for i, r := range sub.readers {
+		vd := c.in.verdictOf(r, sub.name, sub.value, true)
+		vs[i] = c.verdictFrom(r, vd.Def, vd.Problems, sub.value.Span.Start)
+		sub.verdicts = append(sub.verdicts, &vs[i])
 	}
 	ds := c.reconcile(sub)
 	if memo {
@@ -318,17 +323,19 @@ func (c *schemaCheck) subjectMemoKey(sub *schemaSubject) (k entryMemoKey, ok boo
 	return entryMemoKey{reg: c.in.Registry, ctx: ctx}, true
 }
 
-// judge gives reader r's verdict on the server sub (verdict.Of, through
-// the session's cache unless the subject bypasses memos).
-func (c *schemaCheck) judge(sub *schemaSubject, r *registry.Reader) *schemaVerdict {
-	vd := c.in.verdictOf(r, sub.name, sub.value, true)
-	return c.fromProblems(r, vd.Def, vd.Problems, sub.value.Span.Start)
-}
-
 // fromProblems makes a reader's schema verdict from its problems, spans
 // relative to start.
 func (c *schemaCheck) fromProblems(r *registry.Reader, def string, ps []verdict.Problem, start int) *schemaVerdict {
-	v := &schemaVerdict{reader: r, def: def, read: def != ""}
+	v := c.verdictFrom(r, def, ps, start)
+	return &v
+}
+
+// verdictFrom is fromProblems, by value.
+func (c *schemaCheck) verdictFrom(r *registry.Reader, def string, ps []verdict.Problem, start int) schemaVerdict {
+	v := schemaVerdict{reader: r, def: def, read: def != ""}
+	if len(ps) == 0 {
+		return v
+	}
 	v.problems = make([]verdict.Problem, len(ps))
 	for i, p := range ps {
 		if !p.OnName {

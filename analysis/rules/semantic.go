@@ -258,8 +258,8 @@ func (c *semantic) newSemEntry(s *Server, readers []*registry.Reader, typing, ca
 	}
 	e.obj = shallowObject(v)
 	e.verdicts = make([]*verdict.Verdict, len(readers))
-	e.defs = make([]string, len(readers))
-	e.views = make([]string, len(readers))
+	names := make([]string, 2*len(readers)) // one allocation for both
+	e.defs, e.views = names[:len(readers):len(readers)], names[len(readers):]
 	typ, _ := e.obj["type"].(string)
 	for i, r := range readers {
 		e.verdicts[i] = c.in.verdictOf(r, s.Name, v, cached)
