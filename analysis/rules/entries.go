@@ -620,7 +620,7 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 		off += n
 		var stored []Diagnostic
 		if u.safe {
-			stored = storedSlab[storedOff:storedOff:storedOff+n]
+			stored = storedSlab[storedOff : storedOff : storedOff+n]
 			storedOff += n
 		}
 		for k, p := range parts {

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
+	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
 
 // Rule codes of the semantic checks: mistakes a JSON Schema cannot see
@@ -217,9 +217,13 @@ func (c *semantic) entryRules(e *semEntry) {
 type semEntry struct {
 	s       *Server
 	readers []*registry.Reader
-	// obj is the decoded definition; nil when the definition is not an
-	// object or its "type" is still being typed.
-	obj map[string]any
+	// obj is the definition; nil when it is not an object or its "type"
+	// is still being typed.
+	obj *jsonc.Node
+	// dispatch is what picks obj's schema shape (schemas.Dispatch), read
+	// once from the tree: the rules ask each reader what the entry would
+	// be with another type spelling without decoding it into a map.
+	dispatch schemas.Dispatch
 	// verdicts are the readers' verdicts on the entry (verdict.Of), in
 	// reader order; nil when obj is.
 	verdicts []*verdict.Verdict
@@ -256,48 +260,27 @@ func (c *semantic) newSemEntry(s *Server, readers []*registry.Reader, typing, ca
 	if t := s.Field("type"); t != nil && t.Value.Kind == jsonc.Invalid {
 		return e // "type": being typed; any verdict would be a guess
 	}
-	e.obj = shallowObject(v)
+	e.obj, e.dispatch = v, verdict.DispatchOf(v)
 	e.verdicts = make([]*verdict.Verdict, len(readers))
 	names := make([]string, 2*len(readers)) // one allocation for both
 	e.defs, e.views = names[:len(readers):len(readers)], names[len(readers):]
-	typ, _ := e.obj["type"].(string)
+	typ := e.dispatch.Type // "" when not a string
 	for i, r := range readers {
 		e.verdicts[i] = c.in.verdictOf(r, s.Name, v, cached)
 		if def := e.verdicts[i].Def; def != "" {
 			e.defs[i], e.views[i] = def, def
 		} else if sp := semTypeSpellings[string(r.Dialect)][semTypeClass(typ)]; len(sp) > 0 {
-			obj := maps.Clone(e.obj)
-			obj["type"] = sp[0]
-			e.views[i], _ = verdict.ServerDef(string(r.Dialect), obj)
+			e.views[i], _ = e.withType(sp[0]).Def(string(r.Dialect))
 		}
 	}
 	return e
 }
 
-// nested stands, in a semEntry's obj, for a value that is an object or an
-// array: the rules ask whether such a key is there, never what is in it.
-var nested any = struct{ nested bool }{true}
-
-// shallowObject is verdict.Decode of the object v, one level deep: its
-// keys with their values, except that objects and arrays are nested. The
-// rules read the entry's keys and its "type" and "url" strings, and pick
-// schema branches by them (verdict.ServerDef); decoding an entry's env,
-// args and headers too was a tenth of the allocations of a first
-// analysis.
-func shallowObject(v *jsonc.Node) map[string]any {
-	obj := make(map[string]any, len(v.Members()))
-	for _, m := range v.Members() {
-		if m.Key == nil {
-			continue
-		}
-		switch n := m.Value; {
-		case n != nil && (n.Kind == jsonc.Object || n.Kind == jsonc.Array):
-			obj[m.Key.Str] = nested
-		default:
-			obj[m.Key.Str] = verdict.Decode(n)
-		}
-	}
-	return obj
+// withType is the entry's dispatch had its "type" been the string typ.
+func (e *semEntry) withType(typ string) schemas.Dispatch {
+	d := e.dispatch
+	d.HasType, d.Type, d.TypeIsString = true, typ, true
+	return d
 }
 
 // reason returns reader i's reason with code on field ("" for any), nil
@@ -316,8 +299,22 @@ func (e *semEntry) reason(i int, code, field string) *verdict.Reason {
 
 // has reports whether the definition has key.
 func (e *semEntry) has(key string) bool {
-	_, ok := e.obj[key]
-	return ok
+	return e.member(key) != nil
+}
+
+// member is the definition's last member named key, nil when it has
+// none.
+func (e *semEntry) member(key string) *jsonc.Member {
+	if e.obj == nil {
+		return nil
+	}
+	ms := e.obj.Members()
+	for i := len(ms) - 1; i >= 0; i-- {
+		if m := ms[i]; m.Key != nil && m.Key.Str == key {
+			return m
+		}
+	}
+	return nil
 }
 
 // semTransport is what a schema shape means for the rules (the verdict's

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -160,14 +159,13 @@ func (c *semantic) commonType(e *semEntry, class string) string {
 // everyReaderTakes reports whether every reader would read e with type
 // cand as a server of transport class.
 func (c *semantic) everyReaderTakes(e *semEntry, cand, class string) bool {
-	obj := maps.Clone(e.obj)
-	obj["type"] = cand
+	d := e.withType(cand)
 	want := semRemote
 	if class == "stdio" {
 		want = semStdio
 	}
 	for _, r := range e.readers {
-		def, ok := verdict.ServerDef(string(r.Dialect), obj)
+		def, ok := d.Def(string(r.Dialect))
 		if !ok || semTransportOf(def) != want {
 			return false
 		}
@@ -250,7 +248,10 @@ func (c *semantic) missingType(e *semEntry) (*Diagnostic, []*registry.Reader) {
 // semRemoteType guesses the remote type a url-only entry means: "sse" for an
 // endpoint path ending in /sse (the common convention), else "http".
 func semRemoteType(e *semEntry) string {
-	u, _ := e.obj["url"].(string)
+	var u string
+	if m := e.member("url"); m != nil {
+		u, _ = verdict.Decode(m.Value).(string)
+	}
 	u, _, _ = strings.Cut(u, "?")
 	if strings.HasSuffix(strings.TrimRight(u, "/"), "/sse") {
 		return "sse"

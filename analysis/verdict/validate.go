@@ -103,6 +103,10 @@ func schemaValidateEntry(dialect, def string, n *jsonc.Node) schemaEntryResult {
 	return res
 }
 
+// DispatchOf is the part of the entry n (an object) that picks its schema
+// shape for a dialect (schemas.Dispatch.Def), read from the tree.
+func DispatchOf(n *jsonc.Node) schemas.Dispatch { return dispatchOf(n) }
+
 // dispatchOf is the part of entry n that schemas.ServerDef looks at, read
 // from the tree in one pass over its members (the last of a duplicated key
 // counts, as in Decode) without decoding anything.
