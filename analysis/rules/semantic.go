@@ -231,9 +231,10 @@ type semEntry struct {
 	// when the reader does not know the entry's type.
 	defs []string
 	// secret holds the string nodes of the entry that are literal
-	// secrets (secrets): no rule quotes anything from them. nil until
-	// asked.
-	secret map[*jsonc.Node]bool
+	// secrets (secrets): no rule quotes anything from them; asked once
+	// secretDone is set (nil when there are none).
+	secret     map[*jsonc.Node]bool
+	secretDone bool
 	// views is defs, except that a reader that does not know the type is
 	// given the shape of the type it means in that reader's spelling
 	// ("stdio" read as OpenCode's "local"). The rules about keys and the
@@ -243,6 +244,8 @@ type semEntry struct {
 	// names is what the readers make of the server's name (nameRule);
 	// nil until asked.
 	names *semNames
+	// namesStore holds names, allocated with the entry.
+	namesStore semNames
 }
 
 // newSemEntry reads s as each reader does, through the readers' verdicts.

@@ -44,13 +44,17 @@ var semForeignKeyOrder = []string{"env", "environment", "args", "transport", "se
 // (OpenCode's schema strips it: an "env" there starts the server without
 // those variables, verified with OpenCode 1.18.33).
 func (c *semantic) foreignKeys(e *semEntry) {
+	var vs semVerdicts // one list for every key: what is kept of it is copied
 	for _, key := range semForeignKeyOrder {
 		m := e.s.Field(key)
 		if m == nil {
 			continue
 		}
 		fk := semForeignKeys[key]
-		var vs semVerdicts
+		if vs == nil {
+			vs = make(semVerdicts, 0, len(e.readers))
+		}
+		vs = vs[:0]
 		for i, r := range e.readers {
 			if e.views[i] == "" || semTransportOf(e.views[i]) == semOverride {
 				continue // skipped whole, or OpenCode's {"enabled": ...} (schema rules)

@@ -94,12 +94,14 @@ func (c *semantic) server(m *jsonc.Member, g *semMap, k entryMemoKey, memo bool)
 	at := m.Span.Start
 	text := c.f.Src[at:m.Span.End]
 	r, ok := c.in.Cache.sem.Get(k, text)
+	var s *Server // the same for the entry's rules and the machine's
 	if ok {
 		for _, d := range r.ds {
 			c.add(rebase(d, at))
 		}
 	} else {
-		e := c.newSemEntry(&Server{Name: m.Key.Str, Map: g.sm, Member: m}, g.readers, false, true)
+		s = &Server{Name: m.Key.Str, Map: g.sm, Member: m}
+		e := c.newSemEntry(s, g.readers, false, true)
 		before := len(c.ds)
 		c.entryRules(e)
 		r = &semMemoResult{cwd: e.has("cwd")}
@@ -122,7 +124,10 @@ func (c *semantic) server(m *jsonc.Member, g *semMap, k entryMemoKey, memo bool)
 				starters = append(starters, rd)
 			}
 		}
-		c.machineRules(&Server{Name: m.Key.Str, Map: g.sm, Member: m}, starters, r.cwd)
+		if s == nil {
+			s = &Server{Name: m.Key.Str, Map: g.sm, Member: m}
+		}
+		c.machineRules(s, starters, r.cwd)
 	}
 }
 

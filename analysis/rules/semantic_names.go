@@ -59,7 +59,8 @@ type semNames struct {
 // nameVerdicts asks every reader of e what it makes of e's name.
 func (c *semantic) nameVerdicts(e *semEntry) *semNames {
 	name := e.s.Name
-	out := &semNames{}
+	out := &e.namesStore
+	*out = semNames{}
 	both := make(semVerdicts, 0, 2*len(e.readers)) // one allocation for the two lists
 	out.reserved, out.forbidden = both[:0:len(e.readers)], both[len(e.readers):len(e.readers)]
 	for _, r := range e.readers {

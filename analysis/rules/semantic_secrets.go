@@ -83,16 +83,19 @@ func (e *semEntry) secrets() []secretHit {
 			}
 		}
 	}
-	e.secret = make(map[*jsonc.Node]bool, len(hits))
-	for _, h := range hits {
-		e.secret[h.value] = true
+	e.secretDone = true
+	if len(hits) > 0 {
+		e.secret = make(map[*jsonc.Node]bool, len(hits))
+		for _, h := range hits {
+			e.secret[h.value] = true
+		}
 	}
 	return hits
 }
 
 // isSecret reports whether n is a literal secret of e.
 func (e *semEntry) isSecret(n *jsonc.Node) bool {
-	if e.secret == nil {
+	if !e.secretDone {
 		e.secrets()
 	}
 	return e.secret[n]
@@ -193,7 +196,8 @@ func semDetectSecret(field, key, value string) (semSecretKind, bool) {
 			return semSecretKind{slug: "bearer-token", name: strings.ToLower(m[1]) + " credential", scheme: m[1], whole: true}, true
 		}
 	}
-	for _, part := range semLiteralParts(value, refs) {
+	var buf [4]string
+	for _, part := range semLiteralParts(buf[:0], value, refs) {
 		if p, ok := semKnownSecret(part); ok {
 			whole := len(refs) == 0 && p.re.FindString(trimmed) == trimmed
 			return semSecretKind{slug: p.slug, name: p.name, whole: whole}, true
@@ -254,9 +258,10 @@ func semKnownSecret(s string) (semSecretPattern, bool) {
 	return semSecretPattern{}, false
 }
 
-// semLiteralParts are the parts of value outside variable references.
-func semLiteralParts(value string, refs []interp.Ref) []string {
-	var parts []string
+// semLiteralParts appends to parts the parts of value outside variable
+// references (a caller's array holds them for most values: every value of
+// every env and headers is checked).
+func semLiteralParts(parts []string, value string, refs []interp.Ref) []string {
 	at := 0
 	for _, r := range refs {
 		parts = append(parts, value[at:r.Start])

@@ -82,7 +82,7 @@ func (c *semantic) typeNotAccepted(e *semEntry) {
 		return // absent (missing-type), or not a string (a schema error)
 	}
 	v := m.Value.Str
-	var vs semVerdicts
+	vs := make(semVerdicts, 0, len(e.readers))
 	for i, r := range e.readers {
 		o := outAccepted
 		if e.defs[i] == "" {
