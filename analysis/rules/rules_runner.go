@@ -1,8 +1,8 @@
 package rules
 
 import (
-	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
@@ -254,8 +254,10 @@ func unpinnedPackages(server string, call runnerCall, ok bool) []Diagnostic {
 		}
 		ds = append(ds, Diagnostic{
 			Span: p.Span, Severity: SeverityHint, Code: CodeUnpinnedPackage,
-			Message: fmt.Sprintf("%s runs %s %s: a start may fetch an unreviewed release (supply chain) or differ between machines (reproducibility); pin it: %q",
-				call.runner, semQuote(p.Str), what, pin),
+			// Concatenated, not Sprintf'd: most servers of a large
+			// file get this finding.
+			Message: call.runner + " runs " + semQuote(p.Str) + " " + what +
+				": a start may fetch an unreviewed release (supply chain) or differ between machines (reproducibility); pin it: " + strconv.Quote(pin),
 			Data: map[string]any{"server": server},
 		})
 	}
@@ -294,13 +296,11 @@ func windowsCmdWrapper(in FileInput, server string, entry *jsonc.Node, call runn
 	if in.Config.NotOnWindows || in.Kind.Scope != registry.ScopeProject && !in.Config.OnWindows {
 		return nil
 	}
-	var tools []*registry.Reader
+	read := false // by a tool that needs the wrapper
 	for i := range in.Kind.Readers {
-		if r := &in.Kind.Readers[i]; windowsCmdTools[r.Tool] {
-			tools = append(tools, r)
-		}
+		read = read || windowsCmdTools[in.Kind.Readers[i].Tool]
 	}
-	if len(tools) == 0 {
+	if !read {
 		return nil
 	}
 	if !ok || call.wrapped || !isNodeShim(call) || call.program.Parent != entry {
@@ -312,8 +312,8 @@ func windowsCmdWrapper(in FileInput, server string, entry *jsonc.Node, call runn
 	}
 	return []Diagnostic{{
 		Span: call.program.Span, Severity: SeverityInformation, Code: CodeWindowsCmdWrapper,
-		Message: fmt.Sprintf("%s cannot start %s, a batch script there, without cmd /c (\"windows\": false in %s if nobody uses Windows)",
-			who, semQuote(call.program.Str), ProjectConfigName),
+		Message: who + " cannot start " + semQuote(call.program.Str) +
+			", a batch script there, without cmd /c (\"windows\": false in " + ProjectConfigName + " if nobody uses Windows)",
 		Data: map[string]any{"server": server, FixKey: Fix{
 			Kind: FixWrapCommand, Key: "command", Value: "cmd /c",
 			// Certain only on this Windows machine: in a shared file,
