@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,5 +63,63 @@ func TestWriteNotificationFrames(t *testing.T) {
 	}
 	if got := p.out.Bytes(); !bytes.Equal(got, want) {
 		t.Errorf("frames:\n got %.200q\nwant %.200q", got, want)
+	}
+}
+
+// recordingPipe remembers every slice written to it, to tell a part
+// written as it is from a copy.
+type recordingPipe struct {
+	pipe
+	writes [][]byte
+}
+
+func (p *recordingPipe) Write(b []byte) (int, error) {
+	p.writes = append(p.writes, b)
+	return p.pipe.Write(b)
+}
+
+// TestResultsAreFramedAsEncoded: a response is framed byte for byte as
+// encodeResponse builds it, whatever the size of its result; a large
+// result is written as the library encoded it, not copied into a frame
+// (the code lenses of a 1,000-server file are 800 KB, and were copied
+// three times), and a small response goes out in one write.
+func TestResultsAreFramedAsEncoded(t *testing.T) {
+	big := `"` + strings.Repeat("x", 3*inlinePart) + `"`
+	for _, result := range []string{``, `null`, `1`, `[{"a":"b"}]`, `"` + strings.Repeat("y", inlinePart-200) + `"`, `"` + strings.Repeat("z", inlinePart) + `"`, big} {
+		p := &recordingPipe{pipe: pipe{in: strings.NewReader("")}}
+		s := New(p, Options{})
+		var raw json.RawMessage
+		if result != "" {
+			raw = json.RawMessage(result)
+		}
+		// NewResponse encodes its result as the library's Reply does: a
+		// RawMessage stays as it is.
+		resp, err := jsonrpc2.NewResponse(jsonrpc2.NewNumberID(7), raw, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := s.Write(context.Background(), resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := encodeResponse([]byte("7"), resp.Result(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)
+		if got := p.out.String(); got != want {
+			t.Errorf("result of %d bytes:\n got %.120q\nwant %.120q", len(result), got, want)
+		}
+		if n != int64(len(want)) {
+			t.Errorf("result of %d bytes: Write says %d bytes, the frame has %d", len(result), n, len(want))
+		}
+		switch {
+		case len(want) <= inlinePart && len(p.writes) != 1:
+			t.Errorf("a response of %d bytes took %d writes", len(want), len(p.writes))
+		case len(result) > inlinePart && !slices.ContainsFunc(p.writes, func(w []byte) bool {
+			return len(w) == len(resp.Result()) && &w[0] == &resp.Result()[0]
+		}):
+			t.Errorf("a result of %d bytes was copied before it was written", len(result))
+		}
 	}
 }
