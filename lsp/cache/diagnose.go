@@ -46,17 +46,16 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 	parsed := s.Parse(f)
 	// The file's own findings and the workspace's effective configurations
 	// (the cross-file findings) depend on the same parse and on nothing
-	// of each other: on an edit of a large file both are redone, so they
-	// run on both cores at once. Not on the file's first analysis: then
-	// both would judge every entry (the verdicts they share are not yet
-	// cached), so the workspace waits and finds them judged.
+	// of each other, so they run on both cores at once, on an edit and on
+	// the file's first analysis alike. There both need every entry's
+	// verdicts; an entry the two miss at once is judged once, the other
+	// waiting for it (verdict.Cache), so nothing is judged twice. Run one
+	// after the other, the workspace's pass was a phase on one core after
+	// the file's own: on the minified 20,000-server file, 0.43 s of wall
+	// time (0.18 s of CPU) between the analysis and the publication.
 	var crossFile func() *WorkspaceAnalysis
-	switch {
-	case len(opts.Folders) == 0:
-	case s.analyses.seen(path):
+	if len(opts.Folders) > 0 {
 		crossFile = s.workspaceAsync(opts)
-	default:
-		crossFile = func() *WorkspaceAnalysis { return s.Workspace(opts) }
 	}
 	key := analysisKey{hash: f.Hash, registry: opts.Registry, env: opts.Env, kind: kind, config: fmt.Sprint(cfg)}
 	own := s.analyses.get(s, path, key, func(exists *existsLog) []rules.Diagnostic {
@@ -213,14 +212,6 @@ func (l *existsLog) record(path string, exists bool) {
 		l.answer = map[string]bool{}
 	}
 	l.answer[path] = exists
-}
-
-// seen reports whether path has been analysed in this session.
-func (m *analysisMemo) seen(path string) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	_, ok := m.entries[path]
-	return ok
 }
 
 // get returns path's findings for key in snap, computing them when the
