@@ -285,8 +285,16 @@ type twin struct {
 	s        *Server
 }
 
+// compareTwins orders twins by their hashes, then names (each once in a
+// result): a total order, so that an unstable sort is deterministic.
 func compareTwins(a, b twin) int {
-	return cmp.Or(cmp.Compare(a.prog, b.prog), cmp.Compare(a.id, b.id))
+	if c := cmp.Compare(a.prog, b.prog); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.id, b.id); c != 0 {
+		return c
+	}
+	return strings.Compare(a.s.Name, b.s.Name)
 }
 
 // startsAny reports whether the server starts (only those can start twice).
@@ -319,7 +327,7 @@ func newTwins(r *Result) *twins {
 			t.starts = append(t.starts, twin{prog: h, s: s})
 		}
 	}
-	slices.SortStableFunc(t.starts, compareTwins)
+	slices.SortFunc(t.starts, compareTwins)
 	// Identities only where a program is shared: the full identity
 	// decodes every field.
 	for i := 0; i < len(t.starts); {
@@ -332,7 +340,7 @@ func newTwins(r *Result) *twins {
 			for k := range run {
 				run[k].setID(r)
 			}
-			slices.SortStableFunc(run, compareTwins)
+			slices.SortFunc(run, compareTwins)
 		}
 		i = j
 	}
@@ -368,6 +376,11 @@ func (t *twins) next(r *Result) *twins {
 			return nil
 		}
 	}
+	if len(gone) == 0 && len(added) == 0 {
+		// The same servers (whitespace typed between them): starts
+		// are read-only once made, and shared.
+		return &twins{servers: r.Servers, starts: t.starts}
+	}
 	n := &twins{servers: r.Servers, starts: make([]twin, 0, len(t.starts)+len(added))}
 	for _, w := range t.starts {
 		if !slices.Contains(gone, w.s) {
@@ -394,7 +407,7 @@ func (t *twins) next(r *Result) *twins {
 			for k := lo; k < hi; k++ {
 				n.starts[k].setID(r)
 			}
-			slices.SortStableFunc(n.starts[lo:hi], compareTwins)
+			slices.SortFunc(n.starts[lo:hi], compareTwins)
 			at, _ := slices.BinarySearchFunc(n.starts[lo:hi], w, compareTwins)
 			lo += at
 		}
