@@ -453,7 +453,12 @@ func definesHere(r *Result, s *Server, path string, m *jsonc.Member) bool {
 // of the file at path, nil if none.
 func definitionOf(r *Result, s *Server, path string, m *jsonc.Member) *Definition {
 	for _, d := range s.Definitions {
-		if d.Source.Path == path && r.Member(d).Key.Span == m.Key.Span {
+		if d.Source.Path != path {
+			continue
+		}
+		// The same member when r read the parse m is of (lenses ask
+		// for every server of a file), else at the same place.
+		if dm := r.Member(d); dm == m || dm.Key.Span == m.Key.Span {
 			return d
 		}
 	}

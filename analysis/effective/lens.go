@@ -56,7 +56,9 @@ func Lenses(in LensInput) []Lens {
 	servers := fileServers(in.File, in.Kind)
 	l := lenser{in: in, dropped: make([]string, len(in.Results)), titles: map[lensTitle]string{}}
 	for i, res := range in.Results {
-		l.dropped[i] = droppedHere(res, in.Path)
+		if why := droppedHere(res, in.Path); why != "" {
+			l.dropped[i] = "ignores this file (" + why + ")"
+		}
 	}
 	out := make([]Lens, 0, len(servers)*len(in.Kind.Readers))
 	for _, s := range servers {
@@ -70,8 +72,8 @@ func Lenses(in LensInput) []Lens {
 // strings ("Claude Code: starts"), made once.
 type lenser struct {
 	in LensInput
-	// dropped is, for each result, why its tool ignores the file ("" if
-	// it reads it).
+	// dropped is, for each result, the state of a tool that ignores the
+	// file, saying why ("" if it reads it).
 	dropped []string
 	titles  map[lensTitle]string
 }
@@ -156,11 +158,12 @@ func serverNamed(res *Result, name string) *Server {
 }
 
 // lensState is what res's tool does with the definition s (es is the
-// tool's server of that name, nil if none): the same
+// tool's server of that name, nil if none; dropped, the state when the
+// tool ignores the file, else ""): the same
 // states, in the same words, as the effective view and hover.
 func lensState(in LensInput, res *Result, dropped string, es *Server, s *rules.Server) (string, *Place) {
-	if why := dropped; why != "" {
-		return "ignores this file (" + why + ")", nil
+	if dropped != "" {
+		return dropped, nil
 	}
 	mine := (*Definition)(nil)
 	if es != nil {
