@@ -78,6 +78,7 @@ type converted struct {
 	found   []rules.Diagnostic
 	diags   []protocol.Diagnostic // diags[i] is found[i] converted,
 	ok      []bool                // unless !ok[i] (dropped)
+	out     []protocol.Diagnostic // what convertReusing returned
 	reused  int                   // findings taken from the last, for tests
 }
 
@@ -103,6 +104,15 @@ func convertReusing(loc *locator, f *cache.File, found []rules.Diagnostic, prev 
 	self := pathToURI(f.Path)
 	if f.Overlay != nil {
 		self = protocol.DocumentURI(f.Overlay.URI)
+	}
+	if prev != nil && prev.uri == self && unchanged(prev, f, found) {
+		// Nothing changed (the file is re-diagnosed for an edit of
+		// another, or opened over the disk's bytes just analysed): the
+		// last result is the result, not a new list of every finding
+		// (33,000 of them, 5 MB, in the minified 20,000-server file).
+		next := *prev
+		next.found, next.content, next.reused = found, f.Content, len(found)
+		return prev.out, &next
 	}
 	next := &converted{uri: self, content: f.Content, found: found, diags: make([]protocol.Diagnostic, len(found)), ok: make([]bool, len(found))}
 	var ch change
@@ -170,15 +180,40 @@ func convertReusing(loc *locator, f *cache.File, found []rules.Diagnostic, prev 
 	if !slices.Contains(next.ok, false) {
 		// Nothing dropped: the record's list is the result (both are
 		// read-only), not a second copy of 1,670 diagnostics per edit.
-		return next.diags, next
+		next.out = next.diags
+		return next.out, next
 	}
-	out := make([]protocol.Diagnostic, 0, len(found))
+	next.out = make([]protocol.Diagnostic, 0, len(found))
 	for i, ok := range next.ok {
 		if ok {
-			out = append(out, next.diags[i])
+			next.out = append(next.out, next.diags[i])
 		}
 	}
-	return out, next
+	return next.out, next
+}
+
+// unchanged reports whether f's text and findings are those prev was
+// converted from, every place they point at being in f (a related place
+// in another file depends on that file).
+func unchanged(prev *converted, f *cache.File, found []rules.Diagnostic) bool {
+	if len(prev.content) != len(f.Content) || len(prev.found) != len(found) {
+		return false
+	}
+	if len(f.Content) > 0 && &prev.content[0] != &f.Content[0] && !bytes.Equal(prev.content, f.Content) {
+		return false
+	}
+	for i := range found {
+		d := &found[i]
+		if !sameFinding(d, &prev.found[i], 0) {
+			return false
+		}
+		for _, r := range d.Related {
+			if r.Path != "" && r.Path != f.Path {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // change is where a file's new text differs from its last: bytes before

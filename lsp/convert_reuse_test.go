@@ -60,7 +60,7 @@ func TestConvertReusingMatchesAFreshConversion(t *testing.T) {
 		return snap, f, found
 	}
 	snap, f, found := analyse(base)
-	_, prev := convertReusing(newLocator(snap, nil), f, found, nil, nil) // each edit is one of base
+	prevOut, prev := convertReusing(newLocator(snap, nil), f, found, nil, nil) // each edit is one of base
 	if !anyFinding(found, func(d rules.Diagnostic) bool { return len(d.Related) > 0 && d.Related[0].Path == "" }) {
 		t.Fatal("no finding with a related place in the file")
 	}
@@ -84,6 +84,7 @@ func TestConvertReusingMatchesAFreshConversion(t *testing.T) {
 		{"the duplicate's related place moved", strings.Replace(base, `"sérver-03 🚀": {"command"`, "\"sérver-03 🚀\":\r\n{\"command\"", 1), true, true},
 		{"at the start", " " + base, false, true},
 		{"at the start and the end", " " + base + " ", false, false},
+		{"nothing", base, true, false},
 	} {
 		snap, f, found := analyse(c.content)
 		got, next := convertReusing(newLocator(snap, nil), f, found, prev, nil)
@@ -112,6 +113,11 @@ func TestConvertReusingMatchesAFreshConversion(t *testing.T) {
 		}
 		if rebased := next.reused - before; c.rebased != (rebased > 0) {
 			t.Errorf("%s: %d findings after the edit taken over, want some: %v", c.name, rebased, c.rebased)
+		}
+		// The same text and findings (a new analysis of a new buffer
+		// with the same bytes): the last list is the result as it is.
+		if same := c.content == base; same != (len(got) > 0 && &got[0] == &prevOut[0]) {
+			t.Errorf("%s: the last list returned as it is: %v, want %v", c.name, !same, same)
 		}
 	}
 }
