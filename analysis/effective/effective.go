@@ -306,20 +306,21 @@ func Compute(in Input) *Result {
 				continue
 			}
 			var members []*jsonc.Member
+			whole := false
 			for i, sm := range c.serverMaps {
-				if ms := serverMembers(f.Root, sm); i == 0 {
-					members = ms // read-only
+				if ms, all := serverMembers(f.Root, sm); i == 0 {
+					members, whole = ms, all // read-only
 				} else {
-					members = slices.Concat(members, ms)
+					members, whole = slices.Concat(members, ms), false
 				}
 			}
 			defs = slices.Grow(defs, len(members))
 			// What the tool does with each entry is its verdict: it
 			// loads it (perhaps without some keys), skips it alone, or
 			// refuses the whole configuration because of it.
-			pr := prev.sourceRead(c.path, reader, f, members, in.Shared)
+			pr := prev.sourceRead(c.path, reader, f, members, whole, in.Shared)
 			verdicts := make([]*verdict.Verdict, len(members))
-			sr := &sourceRead{path: c.path, file: f, reader: reader, members: members, verdicts: verdicts}
+			sr := &sourceRead{path: c.path, file: f, reader: reader, members: members, whole: whole, verdicts: verdicts}
 			res.read = append(res.read, sr)
 			// An edit inside one server leaves the others where they
 			// were: their verdicts are copied, the edited ones judged.
@@ -955,23 +956,24 @@ func expandSegments(in Input, segs []string) []string {
 }
 
 // serverMembers returns the members of the map at path (the last of
-// duplicate names only: that is the one the tool reads).
-func serverMembers(root *jsonc.Node, path []string) []*jsonc.Member {
+// duplicate names only: that is the one the tool reads); all says they
+// are the map's members, every one, as the parse lists them.
+func serverMembers(root *jsonc.Node, path []string) (_ []*jsonc.Member, all bool) {
 	n := lookup(root, path...)
 	if n == nil {
-		return nil
+		return nil, false
 	}
 	if n.KeysUnique() && !slices.ContainsFunc(n.Members(), func(m *jsonc.Member) bool { return m.Key == nil }) {
 		// The parser saw no key twice (a large map): every member, as
 		// they are. Shared with the parse: read-only.
-		return n.Members()
+		return n.Members(), true
 	}
 	sm := &rules.ServerMap{Node: n}
 	var out []*jsonc.Member
 	for _, s := range sm.Servers() {
 		out = append(out, s.Member)
 	}
-	return out
+	return out, false
 }
 
 // byName groups defs (in reading order, lowest precedence first) by

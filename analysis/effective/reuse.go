@@ -39,10 +39,13 @@ import (
 // when it did not drop the file for them, its source and the definition
 // of each member.
 type sourceRead struct {
-	path     string
-	file     *jsonc.File
-	reader   *registry.Reader
-	members  []*jsonc.Member
+	path    string
+	file    *jsonc.File
+	reader  *registry.Reader
+	members []*jsonc.Member
+	// whole says that members are one map's, every one, in the parse's
+	// order (serverMembers).
+	whole    bool
 	verdicts []*verdict.Verdict
 	// refusing are the places of the members whose verdict refuses the
 	// whole file, in order.
@@ -122,13 +125,13 @@ func reusable(in Input) *Result {
 
 // sourceRead returns what r read of the file f at path with the same
 // reader, as members now reads it; nil if nothing.
-func (r *Result) sourceRead(path string, reader *registry.Reader, f *jsonc.File, members []*jsonc.Member, shared *Shared) *priorRead {
+func (r *Result) sourceRead(path string, reader *registry.Reader, f *jsonc.File, members []*jsonc.Member, whole bool, shared *Shared) *priorRead {
 	if r == nil {
 		return nil
 	}
 	for _, sr := range r.read {
 		if sr.path == path && sr.reader == reader {
-			return &priorRead{sourceRead: sr, matching: shared.match(sr.file, sr.members, f, members)}
+			return &priorRead{sourceRead: sr, matching: shared.match(sr.file, sr.members, f, members, whole && sr.whole)}
 		}
 	}
 	return nil
@@ -161,8 +164,10 @@ type matchKey struct {
 // match maps each of the members now (of the parse fn) to the index of
 // the same entry among the members before (of fb): the same name and the
 // same bytes, at the same place or, after an insertion or a removal, the
-// same name. -1: none.
-func (sh *Shared) match(fb *jsonc.File, before []*jsonc.Member, fn *jsonc.File, now []*jsonc.Member) *matching {
+// same name. -1: none. whole says that both lists are one map's members,
+// every one, as the parses list them: then the texts' common prefix and
+// suffix tell which are the same without a look at most of them.
+func (sh *Shared) match(fb *jsonc.File, before []*jsonc.Member, fn *jsonc.File, now []*jsonc.Member, whole bool) *matching {
 	var key matchKey
 	if sh != nil && len(before) > 0 && len(now) > 0 {
 		key = matchKey{before[0], now[0], len(before), len(now)}
@@ -173,15 +178,126 @@ func (sh *Shared) match(fb *jsonc.File, before []*jsonc.Member, fn *jsonc.File, 
 			return m
 		}
 	}
+	var res *matching
+	if whole {
+		res = matchByText(fb, before, fn, now)
+	}
+	if res == nil {
+		res = matchMembers(fb, before, fn, now, 0, len(now), 0, len(before))
+	}
+	if key != (matchKey{}) {
+		sh.mu.Lock()
+		if sh.matches == nil {
+			sh.matches = map[matchKey]*matching{}
+		}
+		sh.matches[key] = res
+		sh.mu.Unlock()
+	}
+	return res
+}
+
+// matchByText matches the members of two parses of texts that differ in
+// one stretch: every member now that ends (with the byte after it) in the
+// texts' common prefix is the one at its place before, and every member
+// from the first that starts in their common suffix is the one as many
+// places from the end before. A parse is a function of the text: what
+// precedes a member in the prefix is the same, and, the texts being
+// without syntax errors (a file with any is not read), what follows the
+// start of a member in the suffix parses alike too. The members at the
+// two boundaries are checked; those between are compared (matchMembers).
+// nil when the boundaries do not line up.
+func matchByText(fb *jsonc.File, before []*jsonc.Member, fn *jsonc.File, now []*jsonc.Member) *matching {
+	a, b := fb.Src, fn.Src
+	p := commonPrefix(a, b)
+	s := commonSuffix(a[p:], b[p:])
+	// The first member now that does not end before the prefix does.
+	kp, _ := slices.BinarySearchFunc(now, p, func(m *jsonc.Member, p int) int {
+		if m.Span.End < p {
+			return -1
+		}
+		return 1
+	})
+	if kp > len(before) || kp > 0 && before[kp-1].Span != now[kp-1].Span {
+		return nil
+	}
+	// The first member now that starts in the suffix.
+	from := len(b) - s
+	ks, _ := slices.BinarySearchFunc(now, from, func(m *jsonc.Member, from int) int {
+		if m.Span.Start < from {
+			return -1
+		}
+		return 1
+	})
+	ks = max(ks, kp)
+	shift, delta := len(before)-len(now), len(a)-len(b)
+	if js := ks + shift; js < kp || js > len(before) {
+		return nil
+	} else if ks < len(now) {
+		if o, m := before[js], now[ks]; o.Span.Start != m.Span.Start+delta || o.Span.End != m.Span.End+delta {
+			return nil
+		}
+	}
+	res := matchMembers(fb, before, fn, now, kp, ks, kp, ks+shift)
+	for i := range kp {
+		res.match[i] = int32(i)
+	}
+	for i := ks; i < len(now); i++ {
+		res.match[i] = int32(i + shift)
+	}
+	res.changed = res.changed[:0]
+	for i, j := range res.match {
+		if j != int32(i) {
+			res.changed = append(res.changed, int32(i))
+		}
+	}
+	return res
+}
+
+// textChunk is how much commonPrefix and commonSuffix compare at once.
+const textChunk = 4096
+
+// commonPrefix is the length of the longest common prefix of a and b.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+textChunk <= n && bytes.Equal(a[i:i+textChunk], b[i:i+textChunk]) {
+		i += textChunk
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffix is the length of the longest common suffix of a and b.
+func commonSuffix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+textChunk <= n && bytes.Equal(a[len(a)-i-textChunk:len(a)-i], b[len(b)-i-textChunk:len(b)-i]) {
+		i += textChunk
+	}
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	return i
+}
+
+// matchMembers matches the members now[lo:hi] among before[blo:bhi]
+// (Shared.match), the others -1; changed lists every i with match[i] !=
+// i.
+func matchMembers(fb *jsonc.File, before []*jsonc.Member, fn *jsonc.File, now []*jsonc.Member, lo, hi, blo, bhi int) *matching {
 	out := make([]int32, len(now))
-	var byName map[string]int32 // built on first use
-	for i, m := range now {
+	for i := range out {
 		out[i] = -1
+	}
+	var byName map[string]int32 // built on first use
+	for i := lo; i < hi; i++ {
+		m := now[i]
 		if m.Key == nil {
 			continue
 		}
 		j := int32(i)
-		if i < len(before) {
+		if i >= blo && i < bhi {
 			// Most entries are where they were, written alike: the
 			// members' own bytes say so, without a look at their nodes.
 			o := before[i]
@@ -197,9 +313,9 @@ func (sh *Shared) match(fb *jsonc.File, before []*jsonc.Member, fn *jsonc.File, 
 			}
 		}
 		if byName == nil {
-			byName = make(map[string]int32, len(before))
-			for k, o := range before {
-				if o.Key != nil {
+			byName = make(map[string]int32, bhi-blo)
+			for k := blo; k < bhi; k++ {
+				if o := before[k]; o.Key != nil {
 					byName[o.Key.Str] = int32(k)
 				}
 			}
@@ -217,14 +333,6 @@ func (sh *Shared) match(fb *jsonc.File, before []*jsonc.Member, fn *jsonc.File, 
 		if j != int32(i) {
 			res.changed = append(res.changed, int32(i))
 		}
-	}
-	if key != (matchKey{}) {
-		sh.mu.Lock()
-		if sh.matches == nil {
-			sh.matches = map[matchKey]*matching{}
-		}
-		sh.matches[key] = res
-		sh.mu.Unlock()
 	}
 	return res
 }
