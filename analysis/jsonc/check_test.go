@@ -92,7 +92,7 @@ func checkNode(t *testing.T, n *Node, depth int, inRange func(string, span.Span)
 	}
 	for i, e := range n.Elements() {
 		within(n.Span, e.Span, "element")
-		if e.Span.Start < prev || e.Parent != n || int(e.index) != i {
+		if e.Span.Start < prev || e.Parent != n || e.index() != i {
 			t.Fatalf("element %v out of order or badly linked", e.Span)
 		}
 		prev = e.Span.End

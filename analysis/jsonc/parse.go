@@ -467,7 +467,7 @@ func (p *parser) object(depth int) *Node {
 	p.accept()
 	p.openObjects++
 	mark := len(p.memberStack)
-	p.members(obj, mark, depth)
+	p.members(obj, depth)
 	obj.setMembers(carve(&p.mem.memPtrs, p.mem.chunk, p.memberStack[mark:]))
 	p.memberStack = p.memberStack[:mark]
 	p.checkKeys(obj)
@@ -526,10 +526,10 @@ func (p *parser) checkKeys(obj *Node) {
 	obj.keysUnique = true
 }
 
-// members parses an object's members onto memberStack, above mark, up to
+// members parses an object's members onto memberStack, up to
 // and including the object's '}'. It links each member's key and value to
 // obj as it goes, while they are in the cache.
-func (p *parser) members(obj *Node, mark, depth int) {
+func (p *parser) members(obj *Node, depth int) {
 	needComma := false
 	for {
 		// The kind is all most iterations look at: the token itself is
@@ -551,9 +551,7 @@ func (p *parser) members(obj *Node, mark, depth int) {
 				p.errorf(p.tok.span, CodeMissingComma, "expected ',' or '}' after object member")
 			}
 			if m := p.member(depth); m != nil { // nil: skimmed over
-				i := int32(len(p.memberStack) - mark)
-				m.Key.Parent, m.Key.index = obj, i
-				m.Value.Parent, m.Value.index = obj, i
+				m.Key.Parent, m.Value.Parent = obj, obj
 				p.memberStack = append(p.memberStack, m)
 			}
 			needComma = true
@@ -668,16 +666,16 @@ func (p *parser) array(depth int) *Node {
 	if p.skim != nil { // kept paths name object members: an array is kept whole
 		defer p.skim.suspend()()
 	}
-	p.elements(arr, mark, depth)
+	p.elements(arr, depth)
 	arr.setElements(carve(&p.mem.nodePtrs, p.mem.chunk, p.elementStack[mark:]))
 	p.elementStack = p.elementStack[:mark]
 	p.openArrays--
 	return arr
 }
 
-// elements parses an array's elements onto elementStack, above mark, up
+// elements parses an array's elements onto elementStack, up
 // to and including the array's ']', linking each to arr.
-func (p *parser) elements(arr *Node, mark, depth int) {
+func (p *parser) elements(arr *Node, depth int) {
 	needComma := false
 	for {
 		switch kind := p.tok.kind; {
@@ -690,7 +688,7 @@ func (p *parser) elements(arr *Node, mark, depth int) {
 		case kind == tokComma:
 			comma := p.tok.span
 			if !needComma { // [,1] or [1,,2]: keep the hole so indexes match the text
-				p.pushElement(arr, mark, p.missing())
+				p.pushElement(arr, p.missing())
 				p.errorf(comma, CodeMissingValue, "expected a value before ','")
 			}
 			p.accept()
@@ -702,7 +700,7 @@ func (p *parser) elements(arr *Node, mark, depth int) {
 			if needComma {
 				p.errorf(p.tok.span, CodeMissingComma, "expected ',' or ']' after array element")
 			}
-			p.pushElement(arr, mark, p.value(depth))
+			p.pushElement(arr, p.value(depth))
 			needComma = true
 		default: // ':', junk, stray '}'
 			p.unexpected("expected a value or ']'")
@@ -710,9 +708,9 @@ func (p *parser) elements(arr *Node, mark, depth int) {
 	}
 }
 
-// pushElement adds e to the elements of arr, whose first is at mark.
-func (p *parser) pushElement(arr *Node, mark int, e *Node) {
-	e.Parent, e.index = arr, int32(len(p.elementStack)-mark)
+// pushElement adds e to the elements of arr.
+func (p *parser) pushElement(arr *Node, e *Node) {
+	e.Parent = arr
 	p.elementStack = append(p.elementStack, e)
 }
 

@@ -198,13 +198,13 @@ func (c *copier) span(s span.Span) span.Span {
 // node returns a copy of n, a child of parent (the copy of n's parent).
 func (c *copier) node(n, parent *Node) *Node {
 	if n == c.at {
-		c.with.Parent, c.with.index = parent, n.index
+		c.with.Parent = parent
 		return c.with
 	}
 	// Field by field, not *m = *n: a struct copy with pointers is a bulk
 	// write barrier while the collector runs, and kids is rewritten below.
 	m := take(&c.mem.nodes, c.mem.chunk)
-	m.Kind, m.Closed, m.keysUnique, m.index = n.Kind, n.Closed, n.keysUnique, n.index
+	m.Kind, m.Closed, m.keysUnique = n.Kind, n.Closed, n.keysUnique
 	m.Span = c.span(n.Span)
 	m.Parent = parent
 	if n.Str != "" {

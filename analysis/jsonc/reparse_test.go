@@ -43,9 +43,9 @@ func sameFile(t *testing.T, got, want *File) {
 // sameNode compares what dump leaves out: KeysUnique, index and links.
 func sameNode(t *testing.T, got, want *Node) {
 	t.Helper()
-	if got.keysUnique != want.keysUnique || got.index != want.index || got.nkids != want.nkids {
+	if got.keysUnique != want.keysUnique || got.index() != want.index() || got.nkids != want.nkids {
 		t.Fatalf("node %v: got unique %v index %d kids %d, want %v %d %d",
-			want.Span, got.keysUnique, got.index, got.nkids, want.keysUnique, want.index, want.nkids)
+			want.Span, got.keysUnique, got.index(), got.nkids, want.keysUnique, want.index(), want.nkids)
 	}
 	for i, m := range got.Members() {
 		if m.Key.Parent != got || m.Value.Parent != got || m.Key.Member() != m || m.Value.Member() != m {

@@ -206,7 +206,7 @@ func TestHashFollowsTheBytes(t *testing.T) {
 // 27,000 of them, and every garbage collection scans them all, so a field
 // added without thought costs every keystroke.
 func TestNodeSize(t *testing.T) {
-	if got := unsafe.Sizeof(Node{}); got != 64 {
-		t.Errorf("unsafe.Sizeof(Node{}) = %d, want 64", got)
+	if got := unsafe.Sizeof(Node{}); got != 56 {
+		t.Errorf("unsafe.Sizeof(Node{}) = %d, want 56", got)
 	}
 }
