@@ -37,8 +37,10 @@ type verdictSlot struct {
 	verdicts   []readerVerdict
 	next       *verdictSlot
 	// inline holds the first verdicts: a file kind has two readers or
-	// more, and their verdicts come with the slot's allocation.
-	inline [2]readerVerdict
+	// more (a .mcp.json in a workspace folder four: Claude Code, Copilot
+	// CLI, VS Code, Kilo Code), and their verdicts come with the slot's
+	// allocation.
+	inline [4]readerVerdict
 }
 
 // readerVerdict is one reader's verdict in a slot.
