@@ -373,43 +373,52 @@ func schemaSeverity(g *schemaGroup) Severity {
 // server "fs"`. outcomes, parallel to vs, are the readers' outcomes for
 // the problem; nil: their effect for an invalid entry.
 func (c *schemaCheck) verdictPhrase(sub *schemaSubject, vs []*schemaVerdict, outcomes []verdict.Outcome) string {
-	byEffect := map[verdict.Outcome][]*schemaVerdict{}
-	var order []verdict.Outcome
+	// The readers grouped by effect, in order of first appearance: a
+	// list, not a map (a few readers, and one call per finding).
+	type group struct {
+		e   verdict.Outcome
+		who []*schemaVerdict
+	}
+	var groups []group
+outer:
 	for i, v := range vs {
 		e := verdict.InvalidEntry(v.reader)
 		if outcomes != nil {
 			e = outcomes[i]
 		}
-		if _, ok := byEffect[e]; !ok {
-			order = append(order, e)
+		for j := range groups {
+			if groups[j].e == e {
+				groups[j].who = append(groups[j].who, v)
+				continue outer
+			}
 		}
-		byEffect[e] = append(byEffect[e], v)
+		groups = append(groups, group{e, []*schemaVerdict{v}})
 	}
 	label := c.label(sub)
-	parts := make([]string, len(order))
-	for i, e := range order {
-		who := byEffect[e]
+	parts := make([]string, len(groups))
+	for i, g := range groups {
+		who := g.who
 		n := len(who)
-		switch e {
+		switch g.e {
 		case verdict.SkipsEntry:
-			parts[i] = fmt.Sprintf("%s %s %s", c.tools(who), plural(n, "skips", "skip"), label)
+			parts[i] = c.tools(who) + " " + plural(n, "skips", "skip") + " " + label
 		case verdict.LoadsIgnoringKeys:
 			// A field whose invalid value the tool drops (Zed's fallible
 			// env and timeout): the server loads without it.
-			parts[i] = fmt.Sprintf("%s %s this value and %s %s without it", c.tools(who), plural(n, "drops", "drop"), plural(n, "loads", "load"), label)
+			parts[i] = c.tools(who) + " " + plural(n, "drops", "drop") + " this value and " + plural(n, "loads", "load") + " " + label + " without it"
 		case verdict.RefusesFile:
-			parts[i] = fmt.Sprintf("%s %s the whole configuration because of %s", c.tools(who), plural(n, "refuses", "refuse"), label)
+			parts[i] = c.tools(who) + " " + plural(n, "refuses", "refuse") + " the whole configuration because of " + label
 		case verdict.Loads:
 			if outcomes == nil {
 				// A missing field: the tool says nothing and has nothing
 				// to start (Gemini CLI 0.61.0 does not flag an entry
 				// with neither command nor url).
-				parts[i] = fmt.Sprintf("%s %s %s as written, with nothing to start", c.tools(who), plural(n, "takes", "take"), label)
+				parts[i] = c.tools(who) + " " + plural(n, "takes", "take") + " " + label + " as written, with nothing to start"
 			} else {
-				parts[i] = fmt.Sprintf("%s %s about %s and %s the value as written", c.tools(who), plural(n, "warns", "warn"), label, plural(n, "uses", "use"))
+				parts[i] = c.tools(who) + " " + plural(n, "warns", "warn") + " about " + label + " and " + plural(n, "uses", "use") + " the value as written"
 			}
 		default:
-			parts[i] = fmt.Sprintf("%s may not load %s", c.tools(who), label)
+			parts[i] = c.tools(who) + " may not load " + label
 		}
 	}
 	return JoinAnd(parts)
