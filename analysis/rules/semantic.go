@@ -386,14 +386,25 @@ func (vs semVerdicts) readers(os ...semOutcome) []*registry.Reader {
 	return out
 }
 
+// any reports whether a reader has one of the outcomes os (readers,
+// without making the list).
+func (vs semVerdicts) any(os ...semOutcome) bool {
+	for _, v := range vs {
+		if slices.Contains(os, v.o) {
+			return true
+		}
+	}
+	return false
+}
+
 // severity follows the project's principle: an error when a reader skips
 // the server or refuses the configuration, a warning when one only
 // ignores something; ok is false when every reader accepts it.
 func (vs semVerdicts) severity() (s Severity, ok bool) {
-	if len(vs.readers(outSkipped, outRefused, outMayNotLoad)) > 0 {
+	if vs.any(outSkipped, outRefused, outMayNotLoad) {
 		return SeverityError, true
 	}
-	if len(vs.readers(outIgnored)) > 0 {
+	if vs.any(outIgnored) {
 		return SeverityWarning, true
 	}
 	return 0, false

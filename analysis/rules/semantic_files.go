@@ -312,7 +312,7 @@ func (c *semantic) wrongMapKeys() {
 			d.Severity = SeverityError
 			d.Message = fmt.Sprintf("%s %s servers from %q, not %q%s, so %s none of these servers; rename it to %q",
 				readerNames(c.in, blamed), plural(len(blamed), "reads", "read"), want, key, owners, plural(len(blamed), "it loads", "they load"), want)
-		case len(vs.readers(outRefused)) > 0:
+		case vs.any(outRefused):
 			rs := vs.readers(outRefused)
 			d.Severity = SeverityError
 			d.Message = fmt.Sprintf("%s %s the whole configuration: %q is not one of its keys%s; move the servers into %q",

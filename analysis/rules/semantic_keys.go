@@ -76,7 +76,7 @@ func (c *semantic) foreignKeys(e *semEntry) {
 			continue
 		}
 		reason := fk.consequence
-		if len(vs.readers(outRefused)) > 0 {
+		if vs.any(outRefused) {
 			reason = fmt.Sprintf("%q is not one of its keys", key)
 		}
 		c.add(Diagnostic{
