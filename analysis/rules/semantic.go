@@ -246,16 +246,24 @@ type semEntry struct {
 	names *semNames
 	// namesStore holds names, allocated with the entry.
 	namesStore semNames
+	// server, verdictsStore and defsStore hold s, verdicts and defs and
+	// views for the common entry (semantic.server, at most four readers),
+	// allocated with the entry.
+	server        Server
+	verdictsStore [4]*verdict.Verdict
+	defsStore     [8]string
 }
 
-// newSemEntry reads s as each reader does, through the readers' verdicts.
+// newSemEntry reads server as each reader does, through the readers' verdicts.
 // A definition that holds a syntax error is being typed: only its name is
 // judged, since verdicts on half a value mislead.
 //
 // cached says the verdicts may come from and go to the session's cache
 // (not for a map larger than a memo generation, see checkSemantics).
-func (c *semantic) newSemEntry(s *Server, readers []*registry.Reader, typing, cached bool) *semEntry {
-	e := &semEntry{s: s, readers: readers}
+func (c *semantic) newSemEntry(server Server, readers []*registry.Reader, typing, cached bool) *semEntry {
+	e := &semEntry{server: server, readers: readers}
+	e.s = &e.server
+	s := e.s
 	v := s.Value()
 	if typing || v == nil || v.Kind != jsonc.Object {
 		return e
@@ -264,8 +272,13 @@ func (c *semantic) newSemEntry(s *Server, readers []*registry.Reader, typing, ca
 		return e // "type": being typed; any verdict would be a guess
 	}
 	e.obj, e.dispatch = v, verdict.DispatchOf(v)
-	e.verdicts = make([]*verdict.Verdict, len(readers))
-	names := make([]string, 2*len(readers)) // one allocation for both
+	var names []string
+	if n := len(readers); n <= len(e.verdictsStore) {
+		e.verdicts, names = e.verdictsStore[:n:n], e.defsStore[:2*n:2*n]
+	} else {
+		e.verdicts = make([]*verdict.Verdict, n)
+		names = make([]string, 2*n) // one allocation for both
+	}
 	e.defs, e.views = names[:len(readers):len(readers)], names[len(readers):]
 	typ := e.dispatch.Type // "" when not a string
 	for i, r := range readers {

@@ -88,7 +88,7 @@ func (c *semantic) server(m *jsonc.Member, g *semMap, k entryMemoKey, memo bool)
 	c.stored = nil
 	typing := c.syntaxErrorIn(m.Value.Span)
 	if !memo || typing || !memoSafe(c.f, c.in.index, m) {
-		c.serverRules(c.newSemEntry(&Server{Name: m.Key.Str, Map: g.sm, Member: m}, g.readers, typing, memo))
+		c.serverRules(c.newSemEntry(Server{Name: m.Key.Str, Map: g.sm, Member: m}, g.readers, typing, memo))
 		return
 	}
 	at := m.Span.Start
@@ -100,8 +100,8 @@ func (c *semantic) server(m *jsonc.Member, g *semMap, k entryMemoKey, memo bool)
 			c.add(rebase(d, at))
 		}
 	} else {
-		s = &Server{Name: m.Key.Str, Map: g.sm, Member: m}
-		e := c.newSemEntry(s, g.readers, false, true)
+		e := c.newSemEntry(Server{Name: m.Key.Str, Map: g.sm, Member: m}, g.readers, false, true)
+		s = e.s
 		before := len(c.ds)
 		c.entryRules(e)
 		r = &semMemoResult{cwd: e.has("cwd")}
