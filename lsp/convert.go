@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
 
@@ -233,8 +234,7 @@ type change struct {
 // no change (start and end at the end of the text). Line breaks are the
 // Mapper's: \n, \r\n and a lone \r.
 func changeBetween(old, new []byte) change {
-	start := commonPrefix(old, new)
-	tail := commonSuffix(old[start:], new[start:])
+	start, tail := span.CommonEnds(old, new)
 	c := change{start: start, end: len(new) - tail, shift: len(new) - len(old)}
 	oldEnd := len(old) - tail
 	// The first line start in new whose line break lies in the common
@@ -363,36 +363,6 @@ func shiftRange(r protocol.Range, lines int) protocol.Range {
 	r.Start.Line = uint32(int(r.Start.Line) + lines)
 	r.End.Line = uint32(int(r.End.Line) + lines)
 	return r
-}
-
-// commonSuffix is the length of the longest common suffix of a and b,
-// compared a block at a time.
-func commonSuffix(a, b []byte) int {
-	n := min(len(a), len(b))
-	const block = 4096
-	i := 0
-	for i+block <= n && bytes.Equal(a[len(a)-i-block:len(a)-i], b[len(b)-i-block:len(b)-i]) {
-		i += block
-	}
-	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
-		i++
-	}
-	return i
-}
-
-// commonPrefix is the length of the longest common prefix of a and b,
-// compared a block at a time (bytes.Equal is vectorised).
-func commonPrefix(a, b []byte) int {
-	n := min(len(a), len(b))
-	const block = 4096
-	i := 0
-	for i+block <= n && bytes.Equal(a[i:i+block], b[i:i+block]) {
-		i += block
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
 }
 
 func relatedLocation(loc *locator, f *cache.File, m *Mapper, r rules.Related) (protocol.Location, bool) {

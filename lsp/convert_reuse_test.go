@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 	"github.com/mcp-lsp/mcp-lsp/lsp/cache"
 )
@@ -101,7 +102,7 @@ func TestConvertReusingMatchesAFreshConversion(t *testing.T) {
 			}
 		}
 		// Findings before the edit, and how many were taken over.
-		prefix := commonPrefix([]byte(prev.content), []byte(c.content))
+		prefix, _ := span.CommonEnds([]byte(prev.content), []byte(c.content))
 		before := 0
 		for _, d := range found {
 			if d.Span.End < prefix && (len(d.Related) == 0 || d.Related[0].Span.End < prefix) {

@@ -208,8 +208,7 @@ func (sh *Shared) match(fb *jsonc.File, before []*jsonc.Member, fn *jsonc.File, 
 // nil when the boundaries do not line up.
 func matchByText(fb *jsonc.File, before []*jsonc.Member, fn *jsonc.File, now []*jsonc.Member) *matching {
 	a, b := fb.Src, fn.Src
-	p := commonPrefix(a, b)
-	s := commonSuffix(a[p:], b[p:])
+	p, s := span.CommonEnds(a, b)
 	// The first member now that does not end before the prefix does.
 	kp, _ := slices.BinarySearchFunc(now, p, func(m *jsonc.Member, p int) int {
 		if m.Span.End < p {
@@ -251,35 +250,6 @@ func matchByText(fb *jsonc.File, before []*jsonc.Member, fn *jsonc.File, now []*
 		}
 	}
 	return res
-}
-
-// textChunk is how much commonPrefix and commonSuffix compare at once.
-const textChunk = 4096
-
-// commonPrefix is the length of the longest common prefix of a and b.
-func commonPrefix(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+textChunk <= n && bytes.Equal(a[i:i+textChunk], b[i:i+textChunk]) {
-		i += textChunk
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
-}
-
-// commonSuffix is the length of the longest common suffix of a and b.
-func commonSuffix(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+textChunk <= n && bytes.Equal(a[len(a)-i-textChunk:len(a)-i], b[len(b)-i-textChunk:len(b)-i]) {
-		i += textChunk
-	}
-	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
-		i++
-	}
-	return i
 }
 
 // matchMembers matches the members now[lo:hi] among before[blo:bhi]

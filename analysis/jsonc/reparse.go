@@ -3,7 +3,6 @@ package jsonc
 import (
 	"bytes"
 	"cmp"
-	"encoding/binary"
 	"slices"
 	"sort"
 	"unsafe"
@@ -42,11 +41,10 @@ func splice(old *File, src []byte) *File {
 	if old == nil || !old.parsed || old.Root == nil || old.keysRepeat || len(old.Errors) >= MaxErrors {
 		return nil
 	}
-	pre := commonPrefix(old.Src, src)
+	pre, suf := span.CommonEnds(old.Src, src)
 	if pre == len(old.Src) && pre == len(src) {
 		return nil // the same text: no change to splice (and two Files never share nodes)
 	}
-	suf := commonSuffix(old.Src[pre:], src[pre:])
 	changeEnd := len(old.Src) - suf // the change is old.Src[pre:changeEnd]
 
 	// The objects and arrays whose brackets are both outside the change,
@@ -250,30 +248,4 @@ func spliceSpans(old, inside []span.Span, at span.Span, delta int) []span.Span {
 		out = append(out, span.Span{Start: s.Start + delta, End: s.End + delta})
 	}
 	return out
-}
-
-// commonPrefix returns the length of the longest common prefix of a and b.
-func commonPrefix(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+8 <= n && binary.LittleEndian.Uint64(a[i:]) == binary.LittleEndian.Uint64(b[i:]) {
-		i += 8
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
-}
-
-// commonSuffix returns the length of the longest common suffix of a and b.
-func commonSuffix(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+8 <= n && binary.LittleEndian.Uint64(a[len(a)-i-8:]) == binary.LittleEndian.Uint64(b[len(b)-i-8:]) {
-		i += 8
-	}
-	for i < n && a[len(a)-i-1] == b[len(b)-i-1] {
-		i++
-	}
-	return i
 }
