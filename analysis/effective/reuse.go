@@ -395,24 +395,19 @@ const slabChunk = 256
 // chunk is the size of the next chunk after made items.
 func chunk(made int) int { return min(slabChunk, max(4, made)) }
 
-func (s *slabs) server() *Server {
-	if len(s.servers) == 0 {
-		s.servers = make([]Server, chunk(s.madeServers))
-		s.madeServers += len(s.servers)
-	}
-	srv := &s.servers[0]
-	s.servers = s.servers[1:]
-	return srv
-}
+func (s *slabs) server() *Server         { return next(&s.servers, &s.madeServers) }
+func (s *slabs) definition() *Definition { return next(&s.defs, &s.madeDefs) }
 
-func (s *slabs) definition() *Definition {
-	if len(s.defs) == 0 {
-		s.defs = make([]Definition, chunk(s.madeDefs))
-		s.madeDefs += len(s.defs)
+// next takes the first element of *free, refilling it with a new chunk
+// (sized by chunk from *made, which counts what was allocated) when empty.
+func next[T any](free *[]T, made *int) *T {
+	if len(*free) == 0 {
+		*free = make([]T, chunk(*made))
+		*made += len(*free)
 	}
-	d := &s.defs[0]
-	s.defs = s.defs[1:]
-	return d
+	x := &(*free)[0]
+	*free = (*free)[1:]
+	return x
 }
 
 // fields returns a slice of n fields; appending to it never writes into
