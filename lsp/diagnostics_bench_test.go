@@ -40,17 +40,7 @@ func BenchmarkPublish(b *testing.B) {
 		{"typing", func(i int) string { return text[:at] + string("ab"[i%2]) + text[at+1:] }},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			dir := b.TempDir()
-			path := filepath.Join(dir, ".mcp.json")
-			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			opts := cache.DiagnoseOptions{
-				Registry: registry.Default(),
-				Env:      registry.Env{Home: filepath.Join(dir, "home"), GOOS: "linux"},
-				Base:     rules.Config{CommandLookup: true},
-				Folders:  []cache.Folder{{Path: dir}},
-			}
+			path, opts := publishBenchFile(b, []byte(text))
 			s := cache.NewSession(nil, nil)
 			type version struct {
 				snap  *cache.Snapshot
@@ -130,18 +120,8 @@ func publishBenchText() string {
 //
 //	go test ./lsp -run X -bench PublishOpen -benchmem
 func BenchmarkPublishOpen(b *testing.B) {
-	dir := b.TempDir()
-	path := filepath.Join(dir, ".mcp.json")
 	text := benchgen.MCPJSON(20000, true, false)
-	if err := os.WriteFile(path, text, 0o644); err != nil {
-		b.Fatal(err)
-	}
-	opts := cache.DiagnoseOptions{
-		Registry: registry.Default(),
-		Env:      registry.Env{Home: filepath.Join(dir, "home"), GOOS: "linux"},
-		Base:     rules.Config{CommandLookup: true},
-		Folders:  []cache.Folder{{Path: dir}},
-	}
+	path, opts := publishBenchFile(b, text)
 	s := cache.NewSession(nil, nil)
 	snap := s.Modify([]cache.Modification{{Path: path, Overlay: &cache.Overlay{Path: path, URI: string(pathToURI(path)), Version: 1, Content: text}}}, nil)
 	f, found, ok := snap.Diagnose(path, opts)
@@ -177,3 +157,20 @@ type countingWriter struct{ n int }
 func (w *countingWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
 func (w *countingWriter) Read([]byte) (int, error)    { return 0, io.EOF }
 func (w *countingWriter) Close() error                { return nil }
+
+// publishBenchFile writes text as the .mcp.json of a new workspace folder
+// and returns its path and the options the server's worker diagnoses it
+// with (command lookup on, the folder, an empty home).
+func publishBenchFile(b *testing.B, text []byte) (string, cache.DiagnoseOptions) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, ".mcp.json")
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path, cache.DiagnoseOptions{
+		Registry: registry.Default(),
+		Env:      registry.Env{Home: filepath.Join(dir, "home"), GOOS: "linux"},
+		Base:     rules.Config{CommandLookup: true},
+		Folders:  []cache.Folder{{Path: dir}},
+	}
+}
