@@ -320,11 +320,10 @@ type parseCache struct {
 
 type parseEntry struct {
 	once  sync.Once
-	file  *jsonc.File
 	paths int // how many paths' newest version this is
-	// done is file once the parse is over: the next version of the path
-	// reparses from it (jsonc.Reparse) without waiting for it.
-	done atomic.Pointer[jsonc.File]
+	// file is the parse once it is over (nil before): the next version
+	// of the path reparses from it (jsonc.Reparse) without waiting for it.
+	file atomic.Pointer[jsonc.File]
 }
 
 func newParseCache() *parseCache {
@@ -358,12 +357,11 @@ func (c *parseCache) get(path string, key parseKey, fm format, content []byte) *
 	e.once.Do(func() {
 		var base *jsonc.File
 		if prev != nil {
-			base = prev.done.Load()
+			base = prev.file.Load()
 		}
-		e.file = fm.parse(content, base)
-		e.done.Store(e.file)
+		e.file.Store(fm.parse(content, base))
 	})
-	return e.file
+	return e.file.Load()
 }
 
 // Generation is the session's generation this snapshot belongs to: the
