@@ -35,7 +35,7 @@ type diagnosticCache struct {
 	// copy. tails[i] is where last[i]'s tail is in buf.
 	last  []protocol.Diagnostic
 	tails []tailAt
-	buf   []byte // the frame (or array) last built
+	buf   []byte // the frame last built
 	// spare and spareTails are the ones before, in which the next are
 	// built.
 	spare      []byte
@@ -91,14 +91,6 @@ func (c *diagnosticCache) keep(buf []byte, ds []protocol.Diagnostic) {
 	c.last = ds
 	c.buf, c.spare = buf, c.buf[:0]
 	c.tails, c.spareTails = c.spareTails, c.tails[:0]
-}
-
-// encode returns the JSON array of ds (appendArray) in a buffer of the
-// cache's own, valid until the call after next.
-func (c *diagnosticCache) encode(ds []protocol.Diagnostic) []byte {
-	b := c.appendArray(c.spare[:0], ds)
-	c.keep(b, ds)
-	return b
 }
 
 // frame builds the frame of p's publishDiagnostics notification with

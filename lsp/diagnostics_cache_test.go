@@ -115,25 +115,16 @@ func TestDiagnosticCacheEncodesAsAfresh(t *testing.T) {
 		}
 		want := appendPublishParams(nil, params)
 		wantArray := want[bytes.Index(want, []byte(`"diagnostics":`))+len(`"diagnostics":`) : len(want)-1]
-		var got []byte
-		if i%2 == 0 {
-			// Every other publication is framed for the wire, as the
-			// server sends it, the others encoded alone: both read the
-			// tails the one before left.
-			frame, gotParams, array := c.frame(publication{uri: params.URI, version: params.Version, diags: st.ds})
-			body, err := rpcstreamNotification(protocol.MethodTextDocumentPublishDiagnostics, want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if wantFrame := fmt.Appendf(nil, "Content-Length: %d\r\n\r\n%s", len(body), body); !bytes.Equal(frame, wantFrame) {
-				t.Errorf("%s: the cache's frame differs from a fresh encoding:\n got %s\nwant %s", st.name, frame, wantFrame)
-			}
-			if !bytes.Equal(gotParams, want) {
-				t.Errorf("%s: the frame's params are\n%s\nwant\n%s", st.name, gotParams, want)
-			}
-			got = array
-		} else {
-			got = c.encode(st.ds)
+		frame, gotParams, got := c.frame(publication{uri: params.URI, version: params.Version, diags: st.ds})
+		body, err := rpcstreamNotification(protocol.MethodTextDocumentPublishDiagnostics, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wantFrame := fmt.Appendf(nil, "Content-Length: %d\r\n\r\n%s", len(body), body); !bytes.Equal(frame, wantFrame) {
+			t.Errorf("%s: the cache's frame differs from a fresh encoding:\n got %s\nwant %s", st.name, frame, wantFrame)
+		}
+		if !bytes.Equal(gotParams, want) {
+			t.Errorf("%s: the frame's params are\n%s\nwant\n%s", st.name, gotParams, want)
 		}
 		if !bytes.Equal(got, wantArray) {
 			t.Errorf("%s: the cache's JSON differs from a fresh encoding:\n got %s\nwant %s", st.name, got, wantArray)
@@ -144,10 +135,10 @@ func TestDiagnosticCacheEncodesAsAfresh(t *testing.T) {
 	}
 	// Typing in a value changes one message: the others are found in
 	// step, without an index of every message.
-	c.encode(ds)
+	c.frame(publication{uri: "file:///a", diags: ds})
 	typed := slices.Clone(ds)
 	typed[20].Message += "x"
-	c.encode(typed)
+	c.frame(publication{uri: "file:///a", diags: typed})
 	if c.encoded != 1 || c.byMessage != nil {
 		t.Errorf("one message changed: %d encoded afresh, index built: %v", c.encoded, c.byMessage != nil)
 	}
