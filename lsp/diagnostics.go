@@ -82,15 +82,15 @@ type publication struct {
 // publicationSeed seeds the publications' hashes.
 var publicationSeed = maphash.MakeSeed()
 
-// appendPublicationHead appends the params of p's publishDiagnostics up
-// to its diagnostics: what appendPublishParams writes for it before the
-// array.
-func appendPublicationHead(b []byte, p publication) []byte {
+// appendPublicationHead appends the params of a publishDiagnostics for
+// uri and version up to its diagnostics: what appendPublishParams writes
+// before the array, and the one place that writes it.
+func appendPublicationHead(b []byte, uri protocol.DocumentURI, version *int32) []byte {
 	b = append(b, `{"uri":`...)
-	b = appendJSONString(b, string(p.uri))
-	if p.version != nil {
+	b = appendJSONString(b, string(uri))
+	if version != nil {
 		b = append(b, `,"version":`...)
-		b = strconv.AppendInt(b, int64(*p.version), 10)
+		b = strconv.AppendInt(b, int64(*version), 10)
 	}
 	return append(b, `,"diagnostics":`...)
 }

@@ -101,7 +101,7 @@ func (c *diagnosticCache) frame(p publication) (frame, params, array []byte) {
 	b := slices.Grow(c.spare[:0], rpcstream.FrameHeadroom+160+len(p.uri))
 	b = rpcstream.BeginNotification(b, protocol.MethodTextDocumentPublishDiagnostics)
 	from := len(b)
-	b = appendPublicationHead(b, p)
+	b = appendPublicationHead(b, p.uri, p.version)
 	at := len(b)
 	b = c.appendArray(b, p.diags)
 	end := len(b)

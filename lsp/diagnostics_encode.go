@@ -23,13 +23,7 @@ import (
 // encoder, so nothing can come out different; diagnostics_encode_test.go
 // holds it to the library's bytes.
 func appendPublishParams(b []byte, p publishParams) []byte {
-	b = append(b, `{"uri":`...)
-	b = appendJSONString(b, string(p.URI))
-	if p.Version != nil {
-		b = append(b, `,"version":`...)
-		b = strconv.AppendInt(b, int64(*p.Version), 10)
-	}
-	b = append(b, `,"diagnostics":`...)
+	b = appendPublicationHead(b, p.URI, p.Version)
 	if p.Diagnostics == nil {
 		b = append(b, "null"...)
 	} else {
