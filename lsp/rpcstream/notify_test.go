@@ -42,17 +42,22 @@ func TestNotificationBytesAsTheLibraryWrites(t *testing.T) {
 	}
 }
 
-// TestWriteNotificationFrames: WriteNotification frames each
-// notification with its exact length, reusing its buffer from a larger
-// one to a smaller one and back, and spells its method as json.Marshal
-// does (a method name that needs escapes too).
-func TestWriteNotificationFrames(t *testing.T) {
+// TestNotificationFrames: a notification built in place
+// (BeginNotification, its params appended, EndNotification) and sent by
+// WriteFrame is framed with its exact length, from one buffer reused from
+// a larger frame to a smaller one and back, and spells its method as
+// json.Marshal does (a method name that needs escapes too).
+func TestNotificationFrames(t *testing.T) {
 	p := &pipe{in: strings.NewReader("")}
 	s := New(p, Options{})
-	var want []byte
-	for i, params := range []string{strings.Repeat(`"x"`, 1000), `{}`, ``, `[1,2]`, strings.Repeat(" ", 70000) + "1", `1`} {
+	var want, buf []byte
+	for i, params := range []string{strings.Repeat(`"x"`, 1000), `{}`, `null`, `[1,2]`, strings.Repeat(" ", 70000) + "1", `1`} {
 		method := []string{"a/b", "textDocument/publishDiagnostics", "$/x<y>&\"\\é\u2028\x01"}[i%3]
-		if _, err := s.WriteNotification(context.Background(), method, []byte(params)); err != nil {
+		b := BeginNotification(buf[:0], method)
+		b = append(b, params...)
+		b, frame := EndNotification(b, 0)
+		buf = b
+		if _, err := s.WriteFrame(context.Background(), frame); err != nil {
 			t.Fatal(err)
 		}
 		body, err := encodeNotification(method, json.RawMessage(params))

@@ -96,8 +96,7 @@ type Stream struct {
 	in   *bufio.Reader
 	opts Options
 
-	writeMu   sync.Mutex
-	notifyBuf []byte // WriteNotification's frame, reused under writeMu
+	writeMu sync.Mutex
 
 	idMu     sync.Mutex
 	seq      int32
@@ -605,28 +604,6 @@ func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 		return 0, fmt.Errorf("marshaling message: %w", err)
 	}
 	return s.writeFrame(data)
-}
-
-// WriteNotification sends a notification whose params are already JSON
-// (the server's hand-encoded diagnostics): they are framed as they are,
-// without the library's re-parse of a value it did not encode. params
-// must be one valid JSON value; the caller may reuse it once this returns.
-func (s *Stream) WriteNotification(ctx context.Context, method string, params []byte) (int64, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	// One buffer, header and message, kept for the next notification.
-	if len(params) == 0 {
-		params = []byte("null")
-	}
-	b := slices.Grow(s.notifyBuf[:0], FrameHeadroom+len(notificationStart)+len(method)+len(notificationParams)+len(params)+3)
-	b = BeginNotification(b, method)
-	b = append(b, params...)
-	b, frame := EndNotification(b, 0)
-	s.notifyBuf = b
-	return s.write(frame)
 }
 
 // WriteFrame sends a frame built by BeginNotification and
