@@ -2,7 +2,6 @@ package verdict
 
 import (
 	"sync"
-	"unsafe"
 )
 
 // MemoGeneration is how many results one generation of a Memo holds at
@@ -38,7 +37,7 @@ type memoKey[K comparable] struct {
 // lookupKey is the key of (k, text) for a lookup only: its text is text's
 // bytes, not a copy, and must not be kept.
 func lookupKey[K comparable](k K, text []byte) memoKey[K] {
-	return memoKey[K]{k, unsafe.String(unsafe.SliceData(text), len(text))}
+	return memoKey[K]{k, view(text)}
 }
 
 // Fit grows the generations so that n entries (one file's, say) fit in
