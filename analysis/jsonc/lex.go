@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 )
@@ -68,6 +69,11 @@ type lexer struct {
 	// once its token is gone.
 	decoded     [4]string
 	lastDecoded uint8
+}
+
+// newLexer returns a lexer at the start of src, its text src's own bytes.
+func newLexer(src []byte) lexer {
+	return lexer{src: src, text: unsafe.String(unsafe.SliceData(src), len(src)), log: newErrorLog(src)}
 }
 
 // next stores the next token in t, skipping whitespace and comments. (It

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 )
@@ -27,15 +26,15 @@ const MaxDepth = 1000
 // File.Src: src must not be modified while the File is in use. The tree's
 // strings are copies (Node.Str), and keeping one does not keep src.
 func Parse(src []byte) *File {
-	return parse(src, unsafe.String(unsafe.SliceData(src), len(src)), nil)
+	return parse(src, nil)
 }
 
-// parse parses src, whose text is text (src's own memory: the parse
-// never keeps a substring of it, see own), keeping only what skim keeps
+// parse parses src (the lexer's text is src's own memory: the parse never
+// keeps a substring of it, see own), keeping only what skim keeps
 // (everything when skim is nil).
-func parse(src []byte, text string, skim *skimmer) *File {
+func parse(src []byte, skim *skimmer) *File {
 	p := &parser{
-		lexer:   lexer{src: src, text: text, log: newErrorLog(src)},
+		lexer:   newLexer(src),
 		mem:     newArena(len(src)),
 		clean:   true,
 		lastErr: -1,

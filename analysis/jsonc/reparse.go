@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"slices"
 	"sort"
-	"unsafe"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 )
@@ -88,7 +87,7 @@ func spliceAt(old *File, src []byte, at *Node, depth int) *File {
 	// Parse the new text of at, from its opening bracket, as Parse would
 	// reach it: at the same depth, inside the same open containers.
 	p := &parser{
-		lexer:   lexer{src: src, text: unsafe.String(unsafe.SliceData(src), len(src)), log: newErrorLog(src)},
+		lexer:   newLexer(src),
 		mem:     newArena(at.Span.Len() + delta),
 		clean:   true,
 		lastErr: -1,

@@ -3,7 +3,6 @@ package jsonc
 import (
 	"math/bits"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // Skim parses src like Parse but builds only the object members on the
@@ -31,7 +30,7 @@ import (
 // File is in use. The tree's strings have memory of their own (see
 // Node.Str), so keeping one does not keep src.
 func Skim(src []byte, keep [][]string) *File {
-	return parse(src, unsafe.String(unsafe.SliceData(src), len(src)), &skimmer{keep: keep, active: true})
+	return parse(src, &skimmer{keep: keep, active: true})
 }
 
 // skimmer is the parser's state while skimming.
