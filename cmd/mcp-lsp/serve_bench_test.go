@@ -124,7 +124,20 @@ func bench1000Servers(b *testing.B) {
 
 	benchReport(b, "peak RSS", c.peakRSSMB(), "MB", "<= 30 MB")
 	benchReport(b, "of which the program's own pages", c.procStatusMB("RssFile"), "MB", "")
+	published := c.publishedDiagnostics(path, text, int32(len(edits)+len(typed)+2))
 	c.shutdown()
+
+	// The client's floor: the same client, file and edits against a
+	// server that does no work and answers each version with the
+	// diagnostics mcp-lsp just published (scripts/lspreplay). No server
+	// reporting these findings can go below it; the difference is the
+	// server's share of the figures above.
+	floor := startReplayServer(b, w, published)
+	open, _ = floor.open(path, text)
+	benchReport(b, "open, a server doing no work", millis(open), "ms", "the client's floor")
+	edits, _ = floor.timeEdits(path, text, max(b.N, minSamples))
+	benchReport(b, "edit, a server doing no work p50", millis(benchPercentile(edits, 50)), "ms", "the client's floor")
+	floor.shutdown()
 }
 
 // benchMinified: 20,000 servers on one line (about 4 MB), which once took
@@ -318,6 +331,27 @@ func builtBinary(b *testing.B) string {
 	return benchBin
 }
 
+var (
+	benchReplayOnce sync.Once
+	benchReplay     string
+	benchReplayErr  error
+)
+
+// builtReplay builds scripts/lspreplay, beside the mcp-lsp binary.
+func builtReplay(b *testing.B) string {
+	dir := filepath.Dir(builtBinary(b))
+	benchReplayOnce.Do(func() {
+		benchReplay = filepath.Join(dir, "lspreplay")
+		if out, err := exec.Command("go", "build", "-o", benchReplay, "../../scripts/lspreplay").CombinedOutput(); err != nil {
+			benchReplayErr = fmt.Errorf("build lspreplay: %v\n%s", err, out)
+		}
+	})
+	if benchReplayErr != nil {
+		b.Fatal(benchReplayErr)
+	}
+	return benchReplay
+}
+
 type benchWorkspace struct {
 	b          *testing.B
 	root, home string
@@ -467,8 +501,7 @@ type benchClient struct {
 // home, initializes it with the workspace folder and the capabilities of
 // a full client, and answers every request the server makes.
 func startBenchServer(b *testing.B, w *benchWorkspace) *benchClient {
-	bin := builtBinary(b)
-	args := []string{"--stdio"}
+	bin, args := builtBinary(b), []string{"--stdio"}
 	if dir := os.Getenv("MCP_LSP_BENCH_CPUPROFILE"); dir != "" {
 		name := strings.ReplaceAll(strings.TrimPrefix(b.Name(), "BenchmarkServer/"), "/", "-")
 		args = append(args, "--cpuprofile", filepath.Join(dir, name+".pprof"))
@@ -479,6 +512,23 @@ func startBenchServer(b *testing.B, w *benchWorkspace) *benchClient {
 		args = append(args, "--memprofile", filepath.Join(dir, name+".heap"))
 		b.Logf("heap profile: %s (binary %s)", args[len(args)-1], bin)
 	}
+	return startBenchProcess(b, w, bin, args...)
+}
+
+// startReplayServer starts scripts/lspreplay, which answers every open
+// and change with diagnostics (a JSON array) and does nothing else, as
+// startBenchServer starts mcp-lsp.
+func startReplayServer(b *testing.B, w *benchWorkspace, diagnostics []byte) *benchClient {
+	file := filepath.Join(b.TempDir(), "diagnostics.json")
+	if err := os.WriteFile(file, diagnostics, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return startBenchProcess(b, w, builtReplay(b), file)
+}
+
+// startBenchProcess starts the language server bin with args, in the
+// workspace root and with HOME at its home, and initializes it.
+func startBenchProcess(b *testing.B, w *benchWorkspace, bin string, args ...string) *benchClient {
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = w.root
 	var env []string
@@ -641,6 +691,20 @@ func (c *benchClient) diagnosticsOf(p benchPublication) []map[string]any {
 	}
 	if err := json.Unmarshal(p.params, &params); err != nil {
 		c.b.Fatalf("diagnostics of version %d: %v", *p.Version, err)
+	}
+	return params.Diagnostics
+}
+
+// publishedDiagnostics sends text as path's given version and returns
+// the diagnostics the server publishes for it, as the JSON array it sent.
+func (c *benchClient) publishedDiagnostics(path string, text []byte, version int32) []byte {
+	c.change(path, version, string(text))
+	p, _ := c.waitPublication(path, version)
+	var params struct {
+		Diagnostics json.RawMessage `json:"diagnostics"`
+	}
+	if err := json.Unmarshal(p.params, &params); err != nil || len(params.Diagnostics) == 0 {
+		c.b.Fatalf("diagnostics of version %d: %v %.100s", version, err, p.params)
 	}
 	return params.Diagnostics
 }
