@@ -79,7 +79,8 @@ type Options struct {
 	// handler doubled its cost. A predecoder must fail on params that
 	// are not one valid JSON value (the stream validates only the rest
 	// of the body); one that fails leaves the message to the ordinary
-	// path.
+	// path. It must not keep params, nor any part of them, once it has
+	// returned: the stream reads the next message into their memory.
 	Predecode map[string]func(params []byte) (any, error)
 	// InputWaiting, when set, says how many bytes have arrived on the
 	// input that the stream has not read yet (FIONREAD on a pipe or a
@@ -108,6 +109,13 @@ type Stream struct {
 	replied, dropped int
 
 	predecoded predecodedTable
+
+	// spare is the body of the last predecoded message, which nothing
+	// refers to once its params are decoded: readFrame reads the next
+	// body into it when it fits, so a full-text edit of a large file
+	// does not allocate (and clear) a new buffer the size of the file on
+	// every keystroke. Read's goroutine only.
+	spare []byte
 
 	// receiving is set from the moment a message's first header line
 	// has arrived (or bytes of it are buffered) until the read loop comes
@@ -286,6 +294,14 @@ func (s *Stream) readFrame() ([]byte, error) {
 	// bytes: a Content-Length that lies costs little until the bytes are
 	// really sent, and a full-text edit of a large file is read in one
 	// piece, without the copies of a buffer grown from a small one.
+	if length <= int64(cap(s.spare)) {
+		body := s.spare[:length]
+		s.spare = nil
+		if _, err := io.ReadFull(s.in, body); err != nil {
+			return nil, unexpected(err)
+		}
+		return body, nil
+	}
 	body := make([]byte, min(length, eagerBody))
 	for got := 0; ; {
 		if _, err := io.ReadFull(s.in, body[got:]); err != nil {
@@ -300,8 +316,17 @@ func (s *Stream) readFrame() ([]byte, error) {
 }
 
 // eagerBody is the most readFrame allocates for a body before its bytes
-// arrive.
+// arrive, and the largest spare body kept (see Stream.spare): the
+// buffer of a larger file's edits is not worth holding between them.
 const eagerBody = 1 << 20
+
+// keepSpare keeps body, which nothing refers to any more, for the next
+// frame (see Stream.spare).
+func (s *Stream) keepSpare(body []byte) {
+	if cap(body) <= eagerBody && cap(body) > cap(s.spare) {
+		s.spare = body
+	}
+}
 
 func unexpected(err error) error {
 	if err == io.EOF {
@@ -409,6 +434,7 @@ func (s *Stream) classify(body []byte, top scanned) (jsonrpc2.Message, outcome) 
 			params = translated
 		}
 		if msg := s.predecode(body, top, method, params); msg != nil {
+			s.keepSpare(body)
 			return msg, outcome{}
 		}
 		if params == nil || method == methodCancelRequest {

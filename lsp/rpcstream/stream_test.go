@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"go.lsp.dev/jsonrpc2"
 )
@@ -322,5 +323,56 @@ func TestPredecodedValuesWaitForTheirHandler(t *testing.T) {
 	}
 	if got := s.PredecodedCount(); got != n {
 		t.Errorf("%d messages predecoded, want %d", got, n)
+	}
+}
+
+// TestPredecodedBodiesAreReused: once a notification's params are
+// predecoded, nothing refers to its body, and the next message is read
+// into that memory when it fits (a full-text edit of a large file does not
+// allocate a new buffer per keystroke); each value stays as decoded, and
+// the memory of a message that is not predecoded is never read into again.
+func TestPredecodedBodiesAreReused(t *testing.T) {
+	var in strings.Builder
+	var want []string
+	for i, n := range []int{5000, 4000, 4000, 9000, 100} {
+		text := strings.Repeat(string(rune('a'+i)), n)
+		want = append(want, `{"t":"`+text+`"}`)
+		in.WriteString(frame(`{"jsonrpc":"2.0","method":"m","params":` + want[i] + `}`))
+	}
+	in.WriteString(frame(`{"jsonrpc":"2.0","id":1,"method":"other","params":{"t":"` + strings.Repeat("z", 3000) + `"}}`))
+	s := New(&pipe{in: strings.NewReader(in.String())}, Options{Predecode: map[string]func([]byte) (any, error){
+		"m": func(p []byte) (any, error) { return string(p), nil },
+	}})
+	var params []json.RawMessage
+	var spares []*byte
+	for range want {
+		msg, _, err := s.Read(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		params = append(params, msg.(*jsonrpc2.Notification).Params())
+		spares = append(spares, unsafe.SliceData(s.spare))
+	}
+	// The second and third bodies fit in the first's memory; the fourth
+	// does not and brings its own, which the fifth reuses.
+	if spares[0] == nil || spares[1] != spares[0] || spares[2] != spares[0] || spares[3] == spares[0] || spares[4] != spares[3] {
+		t.Errorf("spare bodies %p, want the first three and the last two the same", spares)
+	}
+	call, _, err := s.Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := call.(*jsonrpc2.Call).Params(); !bytes.Contains(got, []byte(strings.Repeat("z", 3000))) {
+		t.Errorf("call params %.40q..., want the z's", got)
+	}
+	// The call was read into the spare, which is its own now: its params
+	// refer to it.
+	if s.spare != nil {
+		t.Errorf("the stream kept a spare body after a call used it")
+	}
+	for i, p := range params {
+		if v, ok := s.Predecoded(p); !ok || v != want[i] {
+			t.Errorf("message %d: predecoded %.20q..., %v; want %.20q...", i, v, ok, want[i])
+		}
 	}
 }
