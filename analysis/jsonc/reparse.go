@@ -12,37 +12,62 @@ import (
 // Reparse returns what Parse(src) returns, given old, the File that Parse
 // made of an earlier version of the same document. A language client sends
 // the whole text on every keystroke, and a keystroke changes the inside of
-// one value: when the bytes that differ (between the common prefix and the
-// common suffix of the two texts) lie strictly inside the brackets of one
-// object or array below the root, only that value's new text is parsed,
-// and the rest of the tree is copied from old with its offsets shifted. On
-// the 1,000-server file that replaces lexing 270 KB with lexing one server
-// and copying the nodes of the others. old is not modified: the snapshot
-// that holds it keeps reading it.
+// one value, or the white space between two tokens. When the bytes that
+// differ (between the common prefix and the common suffix of the two
+// texts) lie strictly inside the brackets of one object or array below
+// the root, only that value's new text is parsed (see splice); when they
+// are white space between tokens on both sides, nothing is parsed (see
+// respace). Either way the rest of the tree is copied from old with its
+// offsets shifted. On the 1,000-server file that replaces lexing 270 KB
+// with lexing one server, or none, and copying the nodes of the others.
+// old is not modified: the snapshot that holds it keeps reading it.
 //
-// The splice gives Parse's result exactly, and it is only tried where that
-// is easy to be sure of: old has no repeated key and no syntax error
-// outside the value, and the new value ends where the old one ended,
-// shifted. Then the parser reaches the value's opening bracket in the
-// state it had in old (the text before is the same), leaves it in a state
-// that makes no difference to what follows (see spliceAt), and goes on
-// through the same bytes after it. Every other edit is a full Parse. TestReparseIsParse and FuzzReparse check the equality,
-// errors, comments and duplicate-key facts included.
+// The result is exactly Parse's, and each shortcut is only taken where
+// that is easy to be sure of; every other edit is a full Parse.
+// TestReparseIsParse and FuzzReparse check the equality, errors,
+// comments and duplicate-key facts included.
 func Reparse(old *File, src []byte) *File {
-	if f := splice(old, src); f != nil {
-		return f
+	if old != nil && old.parsed && old.Root != nil {
+		pre, suf := span.CommonEnds(old.Src, src)
+		if pre == len(old.Src) && pre == len(src) {
+			// The same text: nothing to splice (and two Files never
+			// share nodes).
+			return Parse(src)
+		}
+		if f := respace(old, src, pre, suf); f != nil {
+			return f
+		}
+		if f := spliceChange(old, src, pre, suf); f != nil {
+			return f
+		}
 	}
 	return Parse(src)
 }
 
-// splice is Reparse's incremental path; nil where it does not apply.
+// splice is Reparse's path for a change inside one value; nil where it
+// does not apply.
 func splice(old *File, src []byte) *File {
-	if old == nil || !old.parsed || old.Root == nil || old.keysRepeat || len(old.Errors) >= MaxErrors {
+	if old == nil || !old.parsed || old.Root == nil {
 		return nil
 	}
 	pre, suf := span.CommonEnds(old.Src, src)
 	if pre == len(old.Src) && pre == len(src) {
-		return nil // the same text: no change to splice (and two Files never share nodes)
+		return nil
+	}
+	return spliceChange(old, src, pre, suf)
+}
+
+// spliceChange is splice given the length of the texts' common prefix and
+// suffix. The splice gives Parse's result exactly, and it is only tried
+// where that is easy to be sure of: old has no repeated key and no syntax
+// error outside the value, and the new value ends where the old one
+// ended, shifted. Then the parser reaches the value's opening bracket in
+// the state it had in old (the text before is the same), leaves it in a
+// state that makes no difference to what follows (see spliceAt), and goes
+// on through the same bytes after it.
+func spliceChange(old *File, src []byte, pre, suf int) *File {
+	if old.keysRepeat || len(old.Errors) >= MaxErrors {
+		return nil
 	}
 	changeEnd := len(old.Src) - suf // the change is old.Src[pre:changeEnd]
 
@@ -66,6 +91,70 @@ func splice(old *File, src []byte) *File {
 		}
 	}
 	return nil
+}
+
+// respace is Reparse's path for a change of white space between tokens:
+// old.Src[pre:len(old.Src)-suf] replaced by src[pre:len(src)-suf], both
+// nothing but JSON's four white-space characters, anywhere in the file
+// (typing a line break or indenting, or the space an editor adds at the
+// end). The tokens, and so the tree, are old's, at shifted offsets; nil
+// where that might not hold:
+//   - old has a syntax error: the error log keeps one error per line, and
+//     an unterminated string ends at its line's end, so a line break
+//     added or removed may change them;
+//   - the change is inside a string or a literal, or at or inside a
+//     comment (a line comment ends at the next line break);
+//   - a byte order mark would no longer start the text.
+//
+// Removing all the white space between two tokens joins them only when
+// both are words or both junk, which a file without errors never has side
+// by side.
+func respace(old *File, src []byte, pre, suf int) *File {
+	oldEnd, newEnd := len(old.Src)-suf, len(src)-suf
+	if len(old.Errors) > 0 || pre > oldEnd || pre > newEnd || old.BOM && pre < len(bom) ||
+		!allSpace(old.Src[pre:oldEnd]) || !allSpace(src[pre:newEnd]) {
+		return nil
+	}
+	if n := old.NodeAt(pre); n != nil && n.Kind != Object && n.Kind != Array && n.Span.Start < pre && pre < n.Span.End {
+		return nil // inside a string or a literal
+	}
+	cs := old.Comments
+	if i := sort.Search(len(cs), func(i int) bool { return cs[i].End >= pre }); i < len(cs) && cs[i].Start <= oldEnd {
+		return nil
+	}
+	delta := newEnd - oldEnd
+	// Nothing starts or ends inside the change: what starts at or after
+	// its end moves, and what ends after its start.
+	c := copier{mem: newArena(len(src)), from: oldEnd, after: pre, delta: delta}
+	f := &File{Src: src, BOM: old.BOM, parsed: true, keysChecked: true, keysRepeat: old.keysRepeat}
+	f.Root = c.node(old.Root, nil)
+	f.Comments = shiftSpans(old.Comments, oldEnd, delta)
+	f.TrailingCommas = shiftSpans(old.TrailingCommas, oldEnd, delta)
+	return f
+}
+
+// allSpace reports whether b is JSON white space only.
+func allSpace(b []byte) bool {
+	for _, c := range b {
+		if !isSpace(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// shiftSpans returns a copy of spans, each starting at or after from
+// moved by delta; nil if there are none.
+func shiftSpans(spans []span.Span, from, delta int) []span.Span {
+	if len(spans) == 0 {
+		return nil
+	}
+	out := slices.Clone(spans)
+	for i := sort.Search(len(out), func(i int) bool { return out[i].Start >= from }); i < len(out); i++ {
+		out[i].Start += delta
+		out[i].End += delta
+	}
+	return out
 }
 
 // spliceAt is splice with the value at replaced, at depth depth (the
@@ -118,7 +207,7 @@ func spliceAt(old *File, src []byte, at *Node, depth int) *File {
 	}
 
 	f := &File{Src: src, Errors: errs, BOM: old.BOM, parsed: true, keysChecked: true, keysRepeat: p.keysRepeat}
-	c := copier{mem: newArena(len(src)), at: at, with: n, end: at.Span.End, delta: delta}
+	c := copier{mem: newArena(len(src)), at: at, with: n, from: at.Span.End, after: at.Span.End - 1, delta: delta}
 	f.Root = c.node(old.Root, nil)
 	// The comments lexed after at (the sub-parse looked one token past
 	// it) are old's, shifted.
@@ -172,24 +261,31 @@ func enclosingChild(n *Node, pre, changeEnd int) *Node {
 	return nil
 }
 
-// copier copies a tree, replacing the node at by with and shifting the
-// offsets at or after end (old's end of at) by delta.
+// copier copies a tree, replacing the node at (if any) by with and
+// moving by delta the starts (and colons) at or after from and the ends
+// after after. (A splice moves what is at or after old's end of at; a
+// change of white space what starts at or after its end and what ends
+// after its start, which differ for an insertion right after a token.)
 type copier struct {
-	mem      arena
-	at, with *Node
-	end      int
-	delta    int
+	mem         arena
+	at, with    *Node
+	from, after int
+	delta       int
 }
 
 func (c *copier) pos(x int) int {
-	if x >= c.end {
+	if x >= c.from {
 		return x + c.delta
 	}
 	return x
 }
 
 func (c *copier) span(s span.Span) span.Span {
-	return span.Span{Start: c.pos(s.Start), End: c.pos(s.End)}
+	end := s.End
+	if end > c.after {
+		end += c.delta
+	}
+	return span.Span{Start: c.pos(s.Start), End: end}
 }
 
 // node returns a copy of n, a child of parent (the copy of n's parent).

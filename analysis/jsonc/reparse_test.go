@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/benchgen"
+	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 )
 
 // sameFile fails t unless got, from Reparse, is what Parse gave want: the
@@ -177,6 +178,107 @@ func TestReparseIsParse(t *testing.T) {
 	}
 }
 
+// respaced reports whether Reparse(old, next) takes the white-space path.
+func respaced(old *File, next []byte) bool {
+	pre, suf := span.CommonEnds(old.Src, next)
+	return old.Root != nil && respace(old, next, pre, suf) != nil
+}
+
+// spaceEdit returns src with white space typed, deleted or replaced at a
+// random place: between tokens (often), inside strings and comments, and
+// across a line comment's end.
+func spaceEdit(r *rand.Rand, src []byte) []byte {
+	at := r.IntN(len(src) + 1)
+	if r.IntN(2) == 0 { // move to a run of white space, if there is one after at
+		if i := bytes.IndexAny(src[at:], " \t\r\n"); i >= 0 {
+			at += i
+		}
+	}
+	del := 0
+	for at+del < len(src) && isSpace(src[at+del]) && r.IntN(3) != 0 {
+		del++
+	}
+	ins := []string{"", " ", "  ", "\n", "\r\n", "\r", "\t", "\n    ", "\r\n\t "}[r.IntN(9)]
+	if r.IntN(8) == 0 { // now and then a deletion of whatever is there
+		del = min(r.IntN(3), len(src)-at)
+	}
+	out := make([]byte, 0, len(src)+len(ins))
+	out = append(out, src[:at]...)
+	out = append(out, ins...)
+	return append(out, src[at+del:]...)
+}
+
+// TestReparseRespaceIsParse chains edits of white space on each document
+// (at any place: between tokens, inside strings and comments, at a line
+// comment's end; LF, CRLF and lone CR; around non-ASCII text and a BOM),
+// checks every Reparse against Parse, and that many edits of the configs
+// took the white-space path.
+func TestReparseRespaceIsParse(t *testing.T) {
+	for name, doc := range reparseDocs(t) {
+		t.Run(name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(3, uint64(len(doc))))
+			src, old := doc, Parse(doc)
+			respacedN := 0
+			for range 400 {
+				if len(old.Errors) > 0 && r.IntN(3) == 0 {
+					src, old = doc, Parse(doc)
+				}
+				next := spaceEdit(r, src)
+				before := dump(old)
+				if respaced(old, next) {
+					respacedN++
+				}
+				got := Reparse(old, next)
+				if dump(old) != before {
+					t.Fatalf("Reparse modified the old tree")
+				}
+				sameFile(t, got, Parse(next))
+				src, old = next, got
+			}
+			if (strings.HasPrefix(name, "mcp") || name == "jsonc") && respacedN < 150 {
+				t.Errorf("%d of 400 edits of %s took the white-space path; want 150 or more", respacedN, name)
+			}
+		})
+	}
+}
+
+// TestReparseRespace: white space typed between tokens anywhere is not
+// parsed again, and what it must not cover is parsed.
+func TestReparseRespace(t *testing.T) {
+	const doc = "\uFEFF{\r\n  // é\r\n  \"a\": {\"b\": [1, \"x y\"], /* c */ \"d\": true}\r\n}\r\n"
+	for _, c := range []struct {
+		name, old, new string
+		respaced       bool
+	}{
+		{"after the root", doc, doc + "\n", true},
+		{"before the root", doc, strings.Replace(doc, "{", " {", 1), true},
+		{"line break in a server", doc, strings.Replace(doc, `"b": [1,`, `"b": [1,`+"\n", 1), true},
+		{"right after a token", doc, strings.Replace(doc, `[1,`, `[1 ,`, 1), true},
+		{"space removed", doc, strings.Replace(doc, `"b": [`, `"b":[`, 1), true},
+		{"CRLF to LF", doc, strings.Replace(doc, "}\r\n}", "}\n}", 1), true},
+		{"inside a string", doc, strings.Replace(doc, `"x y"`, `"x  y"`, 1), false},
+		{"space in a string removed", doc, strings.Replace(doc, `"x y"`, `"xy"`, 1), false},
+		{"inside a comment", doc, strings.Replace(doc, `/* c */`, `/*  c */`, 1), false},
+		{"at a line comment's end", doc, strings.Replace(doc, "é\r\n", "é \r\n", 1), false},
+		{"line comment's end removed", doc, strings.Replace(doc, "é\r\n  ", "é", 1), false},
+		{"before the BOM", doc, " " + doc, false},
+		{"splits a literal", doc, strings.Replace(doc, "true", "tr ue", 1), false},
+		{"old has an error", `{"a": 1,, "b": 2}`, `{"a": 1,, "b":  2}`, false},
+		{"not white space", doc, strings.Replace(doc, "[1,", "[1,\f", 1), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			old := Parse([]byte(c.old))
+			if c.old == doc && len(old.Errors) > 0 {
+				t.Fatalf("errors in the document: %v", old.Errors)
+			}
+			if got := respaced(old, []byte(c.new)); got != c.respaced {
+				t.Errorf("respaced %v, want %v", got, c.respaced)
+			}
+			sameFile(t, Reparse(old, []byte(c.new)), Parse([]byte(c.new)))
+		})
+	}
+}
+
 // TestReparseTypingInAServer types into one server of a 200-server file,
 // one character per version as a client sends them, CRLF and non-ASCII
 // included, then a new argument through the syntax errors on the way:
@@ -273,6 +375,8 @@ func FuzzReparse(f *testing.F) {
 	f.Add([]byte("{\r\n \"a\": [\"é\", {\"b\": 1}]\r\n}"), uint(10), uint(2), []byte("😀"))
 	f.Add([]byte(`{"a": {"b": [1, 2,], /* c */ "d": null}}`), uint(14), uint(1), []byte(`"//`))
 	f.Add(benchgen.MCPJSON(3, true, true), uint(200), uint(3), []byte(`\u00e9`))
+	f.Add(benchgen.MCPJSON(3, true, true), uint(120), uint(0), []byte("\r\n  "))
+	f.Add([]byte("{\"a\": [1, 2] // c\n}\n"), uint(13), uint(1), []byte(" "))
 	f.Fuzz(func(t *testing.T, src []byte, at, del uint, ins []byte) {
 		if len(src) > 1<<16 {
 			return
