@@ -67,6 +67,12 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		// sees as a handful of samples.
 		runtime.MemProfileRate = 4096
 		defer writeHeapProfile(*memProfile, stderr)
+	} else {
+		// No one reads the heap profile of a session without
+		// --memprofile; at the default rate each sample records a stack
+		// in the profile's bucket table, whose 1.4 MB of address space is
+		// touched a page per bucket.
+		runtime.MemProfileRate = 0
 	}
 	ver, rev := buildVersion()
 	if ver == "" {
