@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"hash/maphash"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/quote"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
 )
 
@@ -151,7 +151,7 @@ func appendCanonical(b []byte, n *jsonc.Node) []byte {
 				b = append(b, ',')
 			}
 			first = false
-			b = strconv.AppendQuote(b, m.Key.Str)
+			b = quote.Append(b, m.Key.Str)
 			b = append(b, ':')
 			b = appendCanonical(b, m.Value)
 		}
@@ -159,7 +159,7 @@ func appendCanonical(b []byte, n *jsonc.Node) []byte {
 	case jsonc.Array:
 		return appendList(b, n.Elements(), nil)
 	case jsonc.String:
-		return strconv.AppendQuote(b, n.Str)
+		return quote.Append(b, n.Str)
 	case jsonc.Number:
 		return append(b, n.Str...)
 	case jsonc.True:

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
@@ -257,7 +256,7 @@ func unpinnedPackages(server string, call runnerCall, ok bool) []Diagnostic {
 			// Concatenated, not Sprintf'd: most servers of a large
 			// file get this finding.
 			Message: call.runner + " runs " + semQuote(p.Str) + " " + what +
-				": a start may fetch an unreviewed release (supply chain) or differ between machines (reproducibility); pin it: " + strconv.Quote(pin),
+				": a start may fetch an unreviewed release (supply chain) or differ between machines (reproducibility); pin it: " + semQuote(pin),
 			Data: map[string]any{"server": server},
 		})
 	}

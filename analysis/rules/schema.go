@@ -276,8 +276,15 @@ func (c *schemaCheck) subjectStored(sub *schemaSubject) (_, stored []Diagnostic)
 	// One allocation for the readers' verdicts, one for the list.
 	vs := make([]schemaVerdict, len(sub.readers))
 	sub.verdicts = slices.Grow(sub.verdicts, len(sub.readers))
+	var judgedStore [4]*verdict.Verdict
+	judged := judgedStore[:0]
+	if len(sub.readers) > len(judgedStore) {
+		judged = make([]*verdict.Verdict, 0, len(sub.readers))
+	}
+	judged = judged[:len(sub.readers)]
+	c.in.verdictsOf(sub.readers, sub.name, sub.value, judged)
 	for i, r := range sub.readers {
-		vd := c.in.verdictOf(r, sub.name, sub.value, true)
+		vd := judged[i]
 		vs[i] = c.verdictFrom(r, vd.Def, vd.Problems, sub.value.Span.Start)
 		sub.verdicts = append(sub.verdicts, &vs[i])
 	}

@@ -3,10 +3,10 @@ package rules
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/quote"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 )
@@ -466,7 +466,7 @@ func (c *schemaCheck) label(sub *schemaSubject) string {
 	if sub.noun == "input" && sub.name == "" {
 		return "an input without an id"
 	}
-	return sub.noun + " " + strconv.Quote(sub.name)
+	return sub.noun + " " + quote.String(sub.name)
 }
 
 func (c *schemaCheck) tools(vs []*schemaVerdict) string {

@@ -1,11 +1,10 @@
 package rules
 
 import (
-	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/quote"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/analysis/verdict"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
@@ -443,16 +442,16 @@ func semOnUnknownKey(r *registry.Reader) semOutcome { return semOutcomeOf(verdic
 func (c *semantic) blame(server string, vs semVerdicts, what string) string {
 	var parts []string
 	if rs := vs.readers(outSkipped); len(rs) > 0 {
-		parts = append(parts, fmt.Sprintf("%s %s server %s", readerNames(c.in, rs), plural(len(rs), "skips", "skip"), strconv.Quote(server)))
+		parts = append(parts, readerNames(c.in, rs)+" "+plural(len(rs), "skips", "skip")+" server "+quote.String(server))
 	}
 	if rs := vs.readers(outRefused); len(rs) > 0 {
-		parts = append(parts, fmt.Sprintf("%s %s the whole configuration because of server %s", readerNames(c.in, rs), plural(len(rs), "refuses", "refuse"), strconv.Quote(server)))
+		parts = append(parts, readerNames(c.in, rs)+" "+plural(len(rs), "refuses", "refuse")+" the whole configuration because of server "+quote.String(server))
 	}
 	if rs := vs.readers(outMayNotLoad); len(rs) > 0 {
-		parts = append(parts, fmt.Sprintf("%s may not load server %s", readerNames(c.in, rs), strconv.Quote(server)))
+		parts = append(parts, readerNames(c.in, rs)+" may not load server "+quote.String(server))
 	}
 	if rs := vs.readers(outIgnored); len(rs) > 0 {
-		parts = append(parts, fmt.Sprintf("%s %s %s", readerNames(c.in, rs), plural(len(rs), "ignores", "ignore"), what))
+		parts = append(parts, readerNames(c.in, rs)+" "+plural(len(rs), "ignores", "ignore")+" "+what)
 	}
 	return JoinAnd(parts)
 }
@@ -517,7 +516,7 @@ func semData(server string, rs []*registry.Reader, kv ...any) map[string]any {
 
 // semQuote quotes a key or name for a message, escaping control
 // characters so a message never carries them raw.
-func semQuote(s string) string { return strconv.Quote(s) }
+func semQuote(s string) string { return quote.String(s) }
 
 // tool returns the registry's facts about a reader's tool.
 func (c *semantic) tool(r *registry.Reader) *registry.Tool {

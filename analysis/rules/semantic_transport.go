@@ -99,11 +99,11 @@ func (c *semantic) typeNotAccepted(e *semEntry) {
 	var fix string
 	switch {
 	case repl != "" && strings.EqualFold(repl, v):
-		fix = fmt.Sprintf("types are case-sensitive: %q%s", repl, semWorksIn(len(e.readers)))
+		fix = "types are case-sensitive: " + semQuote(repl) + semWorksIn(len(e.readers))
 	case repl != "" && len(e.readers) > 1:
-		fix = fmt.Sprintf("%q%s", repl, semWorksIn(len(e.readers)))
+		fix = semQuote(repl) + semWorksIn(len(e.readers))
 	case repl != "":
-		fix = fmt.Sprintf("use %q", repl)
+		fix = "use " + semQuote(repl)
 	default:
 		if rs := vs.readers(outSkipped, outRefused, outMayNotLoad); len(rs) == 1 {
 			known := semKnownTypes(string(rs[0].Dialect))
@@ -122,7 +122,7 @@ func (c *semantic) typeNotAccepted(e *semEntry) {
 		Span:     m.Value.Span,
 		Severity: sev,
 		Code:     CodeTypeNotAccepted,
-		Message:  semMessage(c.blame(e.s.Name, vs, ""), fmt.Sprintf("unknown type %q", v), c.acceptors(vs), fix),
+		Message:  semMessage(c.blame(e.s.Name, vs, ""), "unknown type "+semQuote(v), c.acceptors(vs), fix),
 		Data:     data,
 	})
 }

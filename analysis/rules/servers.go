@@ -294,6 +294,52 @@ func (in *FileInput) verdictOf(r *registry.Reader, name string, value *jsonc.Nod
 	return v
 }
 
+// verdictsOf sets vs[i] to verdictOf(rs[i], name, value, true) for every
+// reader, asking the session's cache for those it has not judged in this
+// run all at once (verdict.OfAll).
+func (in *FileInput) verdictsOf(rs []*registry.Reader, name string, value *jsonc.Node, vs []*verdict.Verdict) {
+	x := in.index
+	missing := false
+	for i, r := range rs {
+		vs[i] = nil
+		if x != nil && x.lastJudged.value == value {
+			if j := slices.Index(x.lastJudged.readers, r); j >= 0 {
+				vs[i] = x.lastJudged.verdicts[j]
+				continue
+			}
+		}
+		if v, ok := x.judgedAs(judgedKey{value, r}); ok {
+			vs[i] = v
+			continue
+		}
+		missing = true
+	}
+	if !missing {
+		return
+	}
+	verdict.OfAll(in.Cache.Verdicts, in.Registry, rs, verdict.Entry{Name: name, Value: value, Text: in.Parsed.Src[value.Span.Start:value.Span.End]}, vs)
+	switch {
+	case x == nil:
+	case x.perEntry:
+		if x.lastJudged.value != value {
+			x.lastJudged = judgedEntry{value: value, readers: x.lastJudged.readers[:0], verdicts: x.lastJudged.verdicts[:0]}
+		}
+		for i, r := range rs {
+			if !slices.Contains(x.lastJudged.readers, r) {
+				x.lastJudged.readers = append(x.lastJudged.readers, r)
+				x.lastJudged.verdicts = append(x.lastJudged.verdicts, vs[i])
+			}
+		}
+	default:
+		if x.judged == nil {
+			x.judged = map[judgedKey]*verdict.Verdict{}
+		}
+		for i, r := range rs {
+			x.judged[judgedKey{value, r}] = vs[i]
+		}
+	}
+}
+
 // judgedAs is the verdict of this run for k, if any.
 func (x *parseIndex) judgedAs(k judgedKey) (*verdict.Verdict, bool) {
 	if x == nil {

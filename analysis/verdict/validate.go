@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/jsonc"
+	"github.com/mcp-lsp/mcp-lsp/analysis/quote"
 	"github.com/mcp-lsp/mcp-lsp/analysis/span"
 	"github.com/mcp-lsp/mcp-lsp/schemas"
 )
@@ -328,7 +329,7 @@ func schemaUnknownType(dialect string, v *jsonc.Node, allowedHere []string) Prob
 	p := Problem{Code: CodeUnknownServerType, Span: Widen(v), Loc: "/type", Field: "type",
 		Data: map[string]any{"field": "type", "validValues": vals}}
 	if v.Kind == jsonc.String {
-		p.Detail = fmt.Sprintf("unknown type %q", v.Str)
+		p.Detail = "unknown type " + quote.String(v.Str)
 		if len(v.Str) > 40 {
 			p.Detail = "unknown type" // not a type: do not echo it
 		}

@@ -266,6 +266,134 @@ func Of(c *Cache, reg *registry.Registry, r *registry.Reader, e Entry) *Verdict 
 	return v
 }
 
+// OfAll sets out[i] to Of(c, reg, rs[i], e) for every reader of rs (out
+// is as long as rs). The schema check asks for every reader's verdict on
+// each server at once; asked one reader at a time, a file's first
+// analysis hashed each entry's text, took the cache's two locks and made
+// a flight once per reader, and those locks are what the file's rules,
+// its project rules and the workspace's effective view contend for on
+// the two cores. Here the entry is hashed once, looked up and stored
+// under one lock each, and the verdicts it judges share one allocation.
+// Which reader's verdict is being judged elsewhere is waited for as in
+// Of, so nothing is judged twice.
+func OfAll(c *Cache, reg *registry.Registry, rs []*registry.Reader, e Entry, out []*Verdict) {
+	if reg == nil {
+		reg = registry.Default()
+	}
+	if c == nil {
+		for i, r := range rs {
+			out[i] = judge(reg, r, e)
+		}
+		return
+	}
+	h := c.verdicts.hashOf(e.Text, e.Name)
+	// A file kind has a few readers: their keys, and below what becomes
+	// of each, live on the stack.
+	var ksStore [8]readerKey
+	ks := ksStore[:0]
+	if len(rs) > len(ksStore) {
+		ks = make([]readerKey, 0, len(rs))
+	}
+	ks = ks[:len(rs)]
+	for i, r := range rs {
+		ks[i] = readerKey{reg: reg, effects: r.Effects, tool: r.Tool, dialect: r.Dialect, merged: e.Merged}
+	}
+	if c.verdicts.getAll(h, ks, e.Name, e.Text, out) {
+		return
+	}
+	var howStore [8]uint8
+	var flightsStore [8]*flight
+	how, flights := howStore[:0], flightsStore[:0]
+	if len(rs) > len(howStore) {
+		how, flights = make([]uint8, 0, len(rs)), make([]*flight, 0, len(rs))
+	}
+	how, flights = how[:len(rs)], flights[:len(rs)]
+	text := view(e.Text)
+	c.flightMu.Lock()
+	// A flight may have landed between the lookup and the lock.
+	c.verdicts.getAll(h, ks, e.Name, e.Text, out)
+	mine := 0
+	for i := range rs {
+		if out[i] != nil {
+			continue
+		}
+		fk := flightKey{h, ks[i]}
+		if f, ok := c.flights[fk]; ok {
+			if f.name != e.Name || f.text != text {
+				how[i] = judgeAlone
+				mine++
+				continue
+			}
+			how[i], flights[i] = judgeWait, f
+			continue
+		}
+		f := &flight{name: e.Name, text: text}
+		f.done.Add(1)
+		if c.flights == nil {
+			c.flights = map[flightKey]*flight{}
+		}
+		c.flights[fk] = f
+		how[i], flights[i] = judgeOwn, f
+		mine++
+	}
+	c.flightMu.Unlock()
+	if mine > 0 {
+		judgeMine(c, reg, rs, e, h, ks, how, flights, out, mine)
+	}
+	for i, f := range flights {
+		if how[i] != judgeWait {
+			continue
+		}
+		f.done.Wait()
+		if out[i] = f.v; out[i] == nil {
+			out[i] = judge(reg, rs[i], e)
+		}
+	}
+}
+
+// How OfAll gets a reader's verdict that the cache does not hold yet.
+const (
+	judgeOwn   = iota + 1 // judged here, under a flight of this call's
+	judgeWait             // being judged by another caller: its flight is waited for
+	judgeAlone            // judged here without a flight: another entry with the same hash is in flight (as Of)
+)
+
+// judgeMine judges OfAll's readers of its own (judgeOwn, judgeAlone) into
+// one allocation, stores them under one lock and lands its flights, even
+// if judging panics (the flights' waiters then judge for themselves).
+func judgeMine(c *Cache, reg *registry.Registry, rs []*registry.Reader, e Entry, h uint64, ks []readerKey, how []uint8, flights []*flight, out []*Verdict, n int) {
+	defer func() {
+		c.flightMu.Lock()
+		for i := range flights {
+			if how[i] == judgeOwn {
+				delete(c.flights, flightKey{h, ks[i]})
+			}
+		}
+		c.flightMu.Unlock()
+		for i, f := range flights {
+			if how[i] == judgeOwn {
+				f.done.Done()
+			}
+		}
+	}()
+	slab := make([]Verdict, n)
+	j := 0
+	for i, r := range rs {
+		if how[i] != judgeOwn && how[i] != judgeAlone {
+			continue
+		}
+		v := &slab[j]
+		j++
+		judgeInto(v, reg, r, e)
+		out[i] = v
+		if how[i] == judgeOwn {
+			flights[i].v = v
+		}
+	}
+	c.judged.Add(int64(n))
+	c.verdicts.putAll(h, ks, e.Name, e.Text, out, how)
+}
+
 // Modelled reports whether mcp-lsp has a schema for the dialect, and so
 // gives verdicts on its entries.
 func Modelled(d registry.DialectID) bool {
@@ -294,9 +422,16 @@ const urlWithoutType = `it has a "url" but no "type"; add "type": "http" (or "ss
 var urlCheckedAsWritten = map[registry.DialectID]bool{schemas.CopilotCLI: true}
 
 func judge(reg *registry.Registry, r *registry.Reader, e Entry) *Verdict {
-	v := &Verdict{Tool: r.Tool, Dialect: r.Dialect, Outcome: Loads}
+	v := new(Verdict)
+	judgeInto(v, reg, r, e)
+	return v
+}
+
+// judgeInto is judge, into the zero Verdict v.
+func judgeInto(v *Verdict, reg *registry.Registry, r *registry.Reader, e Entry) {
+	v.Tool, v.Dialect, v.Outcome = r.Tool, r.Dialect, Loads
 	if !Modelled(r.Dialect) {
-		return v
+		return
 	}
 	v.Modelled = true
 	n := e.Value
@@ -354,7 +489,6 @@ func judge(reg *registry.Registry, r *registry.Reader, e Entry) *Verdict {
 	for _, reason := range NameReasons(reg, r, e.Name) {
 		v.add(reason)
 	}
-	return v
 }
 
 // NameReasons are what reader r holds against a server name, from its

@@ -117,6 +117,57 @@ func (m *verdictMemo) get(h uint64, rk readerKey, name string, text []byte) (*Ve
 	return nil, false
 }
 
+// getAll sets out[i] to the verdict of ks[i] on the entry (name, text),
+// hashed as h, for every out[i] still nil, under one lock; it reports
+// whether every out[i] is then set.
+func (m *verdictMemo) getAll(h uint64, ks []readerKey, name string, text []byte, out []*Verdict) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t := view(text)
+	cur := findSlot(m.cur, h, t, name)
+	var old *verdictSlot
+	all := true
+	for i, rk := range ks {
+		if out[i] != nil {
+			continue
+		}
+		if cur != nil {
+			if v, ok := cur.get(rk); ok {
+				out[i] = v
+				continue
+			}
+		}
+		if old == nil {
+			old = findSlot(m.old, h, t, name)
+		}
+		if old != nil {
+			if v, ok := old.get(rk); ok {
+				// The old slot's text is the memo's own: kept as is.
+				m.insert(h, rk, old.text, true, name, v)
+				out[i] = v
+				cur = findSlot(m.cur, h, t, name)
+				continue
+			}
+		}
+		all = false
+	}
+	return all
+}
+
+// putAll stores out[i] as ks[i]'s verdict on the entry (name, text),
+// hashed as h, for every i whose how is judgeOwn or judgeAlone, under one
+// lock.
+func (m *verdictMemo) putAll(h uint64, ks []readerKey, name string, text []byte, out []*Verdict, how []uint8) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t := view(text)
+	for i, rk := range ks {
+		if how[i] == judgeOwn || how[i] == judgeAlone {
+			m.insert(h, rk, t, false, name, out[i])
+		}
+	}
+}
+
 // put stores v as rk's verdict on the entry (name, text), hashed as h.
 func (m *verdictMemo) put(h uint64, rk readerKey, name string, text []byte, v *Verdict) {
 	m.mu.Lock()
