@@ -19,6 +19,34 @@ type arena struct {
 type slab[T any] struct {
 	buf  []T
 	next int
+	// taken counts the elements handed out, for sizes.
+	taken int
+}
+
+// sizes counts what a tree holds of each kind of element: a copy of the
+// tree (see copier) allocates exactly that, once per kind.
+type sizes struct{ nodes, members, nodePtrs, memPtrs int }
+
+// sizes returns what a has handed out.
+func (a *arena) sizes() sizes {
+	return sizes{a.nodes.taken, a.members.taken, a.nodePtrs.taken, a.memPtrs.taken}
+}
+
+// add returns the sum of s and t.
+func (s sizes) add(t sizes) sizes {
+	return sizes{s.nodes + t.nodes, s.members + t.members, s.nodePtrs + t.nodePtrs, s.memPtrs + t.memPtrs}
+}
+
+// newArenaFor returns an arena whose first chunk of each kind holds n of
+// that kind: a copy of a tree of that size allocates four times, not per
+// chunk.
+func newArenaFor(n sizes) arena {
+	a := newArena(0)
+	a.nodes.buf = make([]Node, n.nodes)
+	a.members.buf = make([]Member, n.members)
+	a.nodePtrs.buf = make([]*Node, n.nodePtrs)
+	a.memPtrs.buf = make([]*Member, n.memPtrs)
+	return a
 }
 
 // newArena returns an arena for an input of n bytes. Pretty-printed JSON
@@ -35,6 +63,7 @@ func take[T any](s *slab[T], chunk int) *T {
 	}
 	x := &s.buf[s.next]
 	s.next++
+	s.taken++
 	return x
 }
 
@@ -50,6 +79,7 @@ func carve[T any](s *slab[T], chunk int, src []T) []T {
 	end := s.next + len(src)
 	out := s.buf[s.next:end:end]
 	s.next = end
+	s.taken += len(src)
 	copy(out, src)
 	return out
 }
@@ -65,5 +95,6 @@ func grab[T any](s *slab[T], chunk, n int) []T {
 	end := s.next + n
 	out := s.buf[s.next:end:end]
 	s.next = end
+	s.taken += n
 	return out
 }

@@ -50,6 +50,7 @@ func parse(src []byte, skim *skimmer) *File {
 	f.Comments, f.TrailingCommas = p.comments, p.trailingCommas
 	f.keysChecked, f.keysRepeat = true, p.keysRepeat
 	f.parsed = skim == nil
+	f.sizes = p.mem.sizes()
 	// Errors are recorded nearly in order: the lexical errors of a peeked
 	// token come before the parser's errors about the current one.
 	f.Errors = p.log.errs

@@ -125,9 +125,10 @@ func respace(old *File, src []byte, pre, suf int) *File {
 	delta := newEnd - oldEnd
 	// Nothing starts or ends inside the change: what starts at or after
 	// its end moves, and what ends after its start.
-	c := copier{mem: newArena(len(src)), from: oldEnd, after: pre, delta: delta}
+	c := copier{mem: newArenaFor(old.sizes), from: oldEnd, after: pre, delta: delta}
 	f := &File{Src: src, BOM: old.BOM, parsed: true, keysChecked: true, keysRepeat: old.keysRepeat}
 	f.Root = c.node(old.Root, nil)
+	f.sizes = c.mem.sizes()
 	f.Comments = shiftSpans(old.Comments, oldEnd, delta)
 	f.TrailingCommas = shiftSpans(old.TrailingCommas, oldEnd, delta)
 	return f
@@ -207,8 +208,10 @@ func spliceAt(old *File, src []byte, at *Node, depth int) *File {
 	}
 
 	f := &File{Src: src, Errors: errs, BOM: old.BOM, parsed: true, keysChecked: true, keysRepeat: p.keysRepeat}
-	c := copier{mem: newArena(len(src)), at: at, with: n, from: at.Span.End, after: at.Span.End - 1, delta: delta}
+	c := copier{mem: newArenaFor(old.sizes), at: at, with: n, from: at.Span.End, after: at.Span.End - 1, delta: delta}
 	f.Root = c.node(old.Root, nil)
+	// The copy left at's nodes out, which the sub-parse made instead.
+	f.sizes = c.mem.sizes().add(p.mem.sizes())
 	// The comments lexed after at (the sub-parse looked one token past
 	// it) are old's, shifted.
 	inside := p.comments
@@ -294,23 +297,19 @@ func (c *copier) node(n, parent *Node) *Node {
 		c.with.Parent = parent
 		return c.with
 	}
-	// Field by field, not *m = *n: a struct copy with pointers is a bulk
-	// write barrier while the collector runs, and kids is rewritten below.
-	m := take(&c.mem.nodes, c.mem.chunk)
-	m.Kind, m.Closed, m.keysUnique = n.Kind, n.Closed, n.keysUnique
-	m.Span = c.span(n.Span)
-	m.Parent = parent
-	if n.Str != "" {
-		m.Str = n.Str
-	}
+	m := c.leaf(n, parent)
 	switch n.Kind {
 	case Object:
 		ms := n.Members()
 		out := grab(&c.mem.memPtrs, c.mem.chunk, len(ms))
 		for i, om := range ms {
 			nm := take(&c.mem.members, c.mem.chunk)
-			nm.Key = c.node(om.Key, m)
-			nm.Value = c.node(om.Value, m)
+			nm.Key = c.leaf(om.Key, m) // a key is a String
+			if v := om.Value; v.Kind == Object || v.Kind == Array {
+				nm.Value = c.node(v, m)
+			} else {
+				nm.Value = c.leaf(v, m)
+			}
 			nm.Colon = c.pos(om.Colon)
 			nm.Span = c.span(om.Span)
 			out[i] = nm
@@ -320,9 +319,27 @@ func (c *copier) node(n, parent *Node) *Node {
 		es := n.Elements()
 		out := grab(&c.mem.nodePtrs, c.mem.chunk, len(es))
 		for i, e := range es {
-			out[i] = c.node(e, m)
+			if e.Kind == Object || e.Kind == Array {
+				out[i] = c.node(e, m)
+			} else {
+				out[i] = c.leaf(e, m)
+			}
 		}
 		m.setElements(out)
+	}
+	return m
+}
+
+// leaf returns a copy of n without its children, a child of parent.
+func (c *copier) leaf(n, parent *Node) *Node {
+	// Field by field, not *m = *n: a struct copy with pointers is a bulk
+	// write barrier while the collector runs, and kids is set by node.
+	m := take(&c.mem.nodes, c.mem.chunk)
+	m.Kind, m.Closed, m.keysUnique = n.Kind, n.Closed, n.keysUnique
+	m.Span = c.span(n.Span)
+	m.Parent = parent
+	if n.Str != "" {
+		m.Str = n.Str
 	}
 	return m
 }

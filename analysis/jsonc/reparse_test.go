@@ -25,6 +25,9 @@ func sameFile(t *testing.T, got, want *File) {
 	if g, w := dump(got), dump(want); g != w {
 		t.Fatalf("Reparse differs from Parse of %q:\n%s", want.Src, lineDiff(g, w))
 	}
+	if got.sizes != want.sizes {
+		t.Fatalf("sizes: got %+v, want %+v", got.sizes, want.sizes)
+	}
 	if got.keysChecked != want.keysChecked || got.keysRepeat != want.keysRepeat || got.parsed != want.parsed {
 		t.Fatalf("facts: got checked %v repeat %v parsed %v, want %v %v %v",
 			got.keysChecked, got.keysRepeat, got.parsed, want.keysChecked, want.keysRepeat, want.parsed)

@@ -143,6 +143,9 @@ type File struct {
 	// parsed: Parse made the tree (not Skim, hujson or another package),
 	// so Reparse may splice it.
 	parsed bool
+	// sizes: how many nodes, members and child pointers the tree holds,
+	// when parsed.
+	sizes sizes
 }
 
 // KeysRepeat reports whether some object of the tree has two members with
