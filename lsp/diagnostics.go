@@ -70,13 +70,12 @@ type publication struct {
 	version *int32 // nil for a file that is not open
 	diags   []protocol.Diagnostic
 
-	// frame is the publishDiagnostics notification framed for the wire,
-	// and params its params, while the publication is on its way; sum is
-	// the hash of its diagnostics' JSON array (random seed, 64 bits),
-	// which a publication keeps to tell that the next one is the same
-	// without comparing every diagnostic or keeping their JSON.
-	frame, params []byte
-	sum           uint64
+	// enc holds the publication prepared for the wire while it is on its
+	// way; sum is the hash of its diagnostics' JSON array (random seed,
+	// 64 bits), which a publication keeps to tell that the next one is
+	// the same without comparing every diagnostic or keeping their JSON.
+	enc *diagnosticCache
+	sum uint64
 }
 
 // publicationSeed seeds the publications' hashes.
@@ -206,9 +205,7 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 			c = &diagnosticCache{}
 			d.encodings[path] = c
 		}
-		var array []byte
-		p.frame, p.params, array = c.frame(p)
-		p.sum = maphash.Bytes(publicationSeed, array)
+		p.enc, p.sum = c, c.prepare(p)
 		if old, ok := d.published[path]; ok && equalVersion(old.version, p.version) && old.sum == p.sum {
 			continue
 		}
@@ -235,7 +232,7 @@ func (d *diagnoser) runOnce(ctx context.Context) {
 		return
 	}
 	for _, p := range toSend {
-		d.s.notifyFrame(ctx, protocol.MethodTextDocumentPublishDiagnostics, p.frame, p.params)
+		d.s.publish(ctx, p.enc)
 	}
 }
 

@@ -3,13 +3,14 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"go.lsp.dev/protocol"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/benchgen"
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
@@ -22,8 +23,9 @@ import (
 // .mcp.json, in process: the findings of the new version (analysed before
 // the timer starts) converted for the wire reusing the last version's
 // conversion (convertReusing), encoded reusing the last encoding
-// (diagnosticCache), hashed, and framed as publishDiagnostics params,
-// as the worker does (diagnoser.runOnce). Two edits: whitespace appended
+// (diagnosticCache), hashed, and written to a stream as a
+// publishDiagnostics notification, as the worker does
+// (diagnoser.runOnce). Two edits: whitespace appended
 // at the end, and a character typed inside a server (the findings after
 // it move, one message changes). The versions alternate, as the edits of
 // BenchmarkServer do.
@@ -60,14 +62,17 @@ func BenchmarkPublish(b *testing.B) {
 			mappers := newMapperCache()
 			var prev *converted
 			var enc diagnosticCache
-			var params []byte
+			var out countingWriter
+			stream := rpcstream.New(&out, rpcstream.Options{})
 			publish := func(v version) {
 				ds, next := convertReusing(newLocator(v.snap, mappers), v.f, v.found, prev, nil)
 				prev = next
 				p := publication{uri: pathToURI(path), diags: ds}
-				var array []byte
-				_, params, array = enc.frame(p)
-				p.sum = maphash.Bytes(publicationSeed, array)
+				p.sum = enc.prepare(p)
+				out.n = 0
+				if _, err := stream.WriteNotificationFunc(context.Background(), protocol.MethodTextDocumentPublishDiagnostics, enc.size, enc.writeParams); err != nil {
+					b.Fatal(err)
+				}
 			}
 			publish(versions[1])
 			b.ReportAllocs()
@@ -78,7 +83,7 @@ func BenchmarkPublish(b *testing.B) {
 				n++
 			}
 			b.ReportMetric(float64(benchgen.ProcessCPU()-cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
-			b.ReportMetric(float64(len(params)), "bytes/publish")
+			b.ReportMetric(float64(out.n), "bytes/publish")
 			b.ReportMetric(float64(enc.encoded), "encoded/op")
 			b.ReportMetric(float64(prev.reused), "reused/op")
 		})
@@ -139,9 +144,8 @@ func BenchmarkPublishOpen(b *testing.B) {
 		var enc diagnosticCache
 		v := int32(1)
 		p := publication{uri: pathToURI(path), version: &v, diags: ds}
-		frame, _, array := enc.frame(p)
-		p.sum = maphash.Bytes(publicationSeed, array)
-		if _, err := stream.WriteFrame(context.Background(), frame); err != nil {
+		p.sum = enc.prepare(p)
+		if _, err := stream.WriteNotificationFunc(context.Background(), protocol.MethodTextDocumentPublishDiagnostics, enc.size, enc.writeParams); err != nil {
 			b.Fatal(err)
 		}
 		n++

@@ -1,46 +1,65 @@
 package lsp
 
 import (
+	"bufio"
+	"encoding/binary"
+	"hash/maphash"
 	"reflect"
 	"slices"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/mcp-lsp/mcp-lsp/analysis/rules"
-	"github.com/mcp-lsp/mcp-lsp/lsp/rpcstream"
 )
 
-// diagnosticCache keeps one file's publication as last framed: the
-// diagnostics, and where the JSON of everything after each one's range
-// (its tail) is in the frame, so that the next publication of the file
-// writes afresh only the findings that changed and the ranges. An edit
-// leaves most of a large file's findings as they were, if moved: a
-// 1,000-server file carries about 1,700 of them, and encoding them all
-// again was a tenth of an edit's cost.
+// diagnosticCache keeps one file's publication as last prepared: the
+// diagnostics, and the JSON of everything after each one's range (its
+// tail), so that the next publication of the file encodes afresh only
+// the findings that changed and the ranges. An edit leaves most of a
+// large file's findings as they were, if moved: a 1,000-server file
+// carries about 1,700 of them, and encoding them all again was a tenth of
+// an edit's cost.
 //
-// The tails are read from the last frame where it was built, and the next
-// frame is built in the one before (two buffers, swapped): no tail is
-// copied out on its own, and no buffer is copied into another to be sent
-// (rpcstream.BeginNotification). The minified 20,000-server file's first
-// publication is 33,000 diagnostics, 15 MB; cloning each tail and copying
-// the array into a params buffer and then a frame held four copies of it.
+// The tails are kept on their own, each a piece of the slab it was
+// encoded in, and a publication is written from them as it goes
+// (rpcstream.WriteNotificationFunc), never assembled. Built whole, in
+// place, a publication needed two frame buffers, the last one (whose
+// tails the next reused) and the next: 1.5 MB of live heap for the
+// 1,000-server file, 30 MB for the minified 20,000-server one. A tail is
+// never copied to be reused, and a slab lives as long as one of its
+// tails does.
 //
 // Reuse is decided by comparing the converted diagnostics field by field,
 // never by a hash that could collide (and without reflection); the bytes are
 // those appendDiagnostic writes, which diagnostics_encode_test.go holds
 // to the library's.
 type diagnosticCache struct {
-	// last is the list last encoded: the caller's, which it does not
+	// last is the list last prepared: the caller's, which it does not
 	// modify afterwards (convertReusing's lists are read-only), not a
-	// copy. tails[i] is where last[i]'s tail is in buf.
+	// copy. tails[i] is last[i]'s tail.
 	last  []protocol.Diagnostic
-	tails []tailAt
-	buf   []byte // the frame last built
-	// spare and spareTails are the ones before, in which the next are
-	// built.
-	spare      []byte
-	spareTails []tailAt
-	encoded    int // diagnostics encoded afresh by the last call, for tests
+	tails [][]byte
+	// The publication prepared, besides its tails: its params up to the
+	// array (head), each diagnostic's opening and range
+	// (ranges[ends[i-1]:ends[i]]), and the size of its params.
+	head   []byte
+	ranges []byte
+	ends   []uint32
+	size   int
+
+	// sums[i] is the hash of tails[i]; hashed, the hashes hashed into
+	// the publication's.
+	sums   []uint64
+	hashed []byte
+
+	// For the next prepare: the tails and their hashes before, whose
+	// slices it reuses, and for each diagnostic the one before whose
+	// tail it reuses (-1: none).
+	spareTails [][]byte
+	spareSums  []uint64
+	reuse      []int32
+
+	encoded int // diagnostics encoded afresh by the last call, for tests
 	// byMessage indexes last by message, built when the entries stop
 	// matching in order (find).
 	byMessage map[string][]int
@@ -49,88 +68,109 @@ type diagnosticCache struct {
 	misses    int // diagnostics in a row found nowhere near their step
 }
 
-// tailAt is where a diagnostic's tail is in a buffer: buf[start:end].
-type tailAt struct{ start, end uint32 }
+// slabSize is the most a slab of tails holds, unless one tail is larger:
+// a file's first publication encodes all of its tails, in slabs this
+// large, and an edit the few it changed, in one slab their size.
+const slabSize = 64 << 10
 
-// appendArray appends the JSON array of ds to b, a buffer other than
-// c.buf, reusing the tails of the previous call's diagnostics where they
-// are unchanged. The caller then calls keep with the buffer that holds
-// the array (b, or what b grew into).
-func (c *diagnosticCache) appendArray(b []byte, ds []protocol.Diagnostic) []byte {
-	next := slices.Grow(c.spareTails[:0], len(ds))[:len(ds)]
+// prepare makes p (with p.diags) the publication the cache writes
+// (writeParams), reusing the tails of the previous call's diagnostics
+// where they are unchanged, and returns a hash of its diagnostics' JSON
+// array (publicationSeed): of each tail's hash, kept with it, and of the
+// ranges.
+func (c *diagnosticCache) prepare(p publication) uint64 {
+	ds := p.diags
+	c.head = appendPublicationHead(c.head[:0], p.uri, p.version)
 	c.byMessage, c.encoded, c.off, c.misses = nil, 0, 0, 0
 	c.used = slices.Grow(c.used[:0], len(c.last))[:len(c.last)]
 	clear(c.used)
-	b = slices.Grow(b, arraySizeHint(ds))
-	b = append(b, '[')
+	c.reuse = slices.Grow(c.reuse[:0], len(ds))[:len(ds)]
+	hint := 0 // of the tails to encode
 	for i := range ds {
-		d := &ds[i]
-		if i > 0 {
-			b = append(b, ',')
+		j, ok := c.find(i, &ds[i])
+		if !ok {
+			j = -1
+			hint += diagnosticSizeHint(&ds[i])
 		}
-		b = append(b, `{"range":`...)
-		b = appendRange(b, d.Range)
-		start := len(b)
-		if j, ok := c.find(i, d); ok {
-			t := c.tails[j]
-			b = append(b, c.buf[t.start:t.end]...)
-		} else {
-			c.encoded++
-			b = appendDiagnosticTail(b, d)
-		}
-		next[i] = tailAt{uint32(start), uint32(len(b))}
+		c.reuse[i] = int32(j)
 	}
-	c.spareTails = next
-	return append(b, ']')
-}
-
-// keep makes buf, which holds the array the last appendArray wrote (of
-// ds), the one the next call reads its tails from; the previous one
-// becomes the spare.
-func (c *diagnosticCache) keep(buf []byte, ds []protocol.Diagnostic) {
-	c.last = ds
-	c.buf, c.spare = buf, c.buf[:0]
-	c.tails, c.spareTails = c.spareTails, c.tails[:0]
-}
-
-// frame builds the frame of p's publishDiagnostics notification with
-// p.diags (rpcstream.BeginNotification), in a buffer of the cache's own
-// valid until the call after next. It returns the frame, its params, and
-// the diagnostics' JSON array.
-func (c *diagnosticCache) frame(p publication) (frame, params, array []byte) {
-	b := slices.Grow(c.spare[:0], rpcstream.FrameHeadroom+160+len(p.uri))
-	b = rpcstream.BeginNotification(b, protocol.MethodTextDocumentPublishDiagnostics)
-	from := len(b)
-	b = appendPublicationHead(b, p.uri, p.version)
-	at := len(b)
-	b = c.appendArray(b, p.diags)
-	end := len(b)
-	b = append(b, '}')
-	to := len(b)
-	b, frame = rpcstream.EndNotification(b, 0)
-	c.keep(b, p.diags)
-	return frame, b[from:to], b[at:end]
-}
-
-// arraySizeHint is about the size of ds's JSON array, a little more
-// rather than less: growing a 15 MB buffer by appending to it copied it
-// over and over (a quarter of the minified file's publication).
-func arraySizeHint(ds []protocol.Diagnostic) int {
-	n := 2
+	next := slices.Grow(c.spareTails[:0], len(ds))[:len(ds)]
+	sums := slices.Grow(c.spareSums[:0], len(ds))[:len(ds)]
+	var slab []byte
 	for i := range ds {
+		if j := c.reuse[i]; j >= 0 {
+			next[i], sums[i] = c.tails[j], c.sums[j]
+			continue
+		}
 		d := &ds[i]
-		// The range with 10-digit numbers, the keys, quotes and
-		// severity, and a few escapes.
-		n += 200 + len(d.Source) + len(d.Message)
-		if code, ok := d.Code.(string); ok {
-			n += len(code)
+		if need := diagnosticSizeHint(d); cap(slab)-len(slab) < need {
+			slab = make([]byte, 0, max(min(hint, slabSize), need))
 		}
-		if d.CodeDescription != nil {
-			n += len(d.CodeDescription.Href)
+		start := len(slab)
+		slab = appendDiagnosticTail(slab, d)
+		hint -= diagnosticSizeHint(d)
+		next[i] = slab[start:len(slab):len(slab)]
+		sums[i] = maphash.Bytes(publicationSeed, next[i])
+		c.encoded++
+	}
+	c.ranges = slices.Grow(c.ranges[:0], 72*len(ds))
+	c.ends = slices.Grow(c.ends[:0], len(ds))[:len(ds)]
+	size := len(c.head) + 2 + 1 // the array's brackets, the params' brace
+	for i := range ds {
+		from := len(c.ranges)
+		if i > 0 {
+			c.ranges = append(c.ranges, ',')
 		}
-		for _, r := range d.RelatedInformation {
-			n += 160 + len(r.Location.URI) + len(r.Message)
-		}
+		c.ranges = append(c.ranges, `{"range":`...)
+		c.ranges = appendRange(c.ranges, ds[i].Range)
+		c.ends[i] = uint32(len(c.ranges))
+		size += len(c.ranges) - from + len(next[i])
+	}
+	c.size = size
+	c.hashed = slices.Grow(c.hashed[:0], 8*len(sums)+8)
+	for _, h := range sums {
+		c.hashed = binary.LittleEndian.AppendUint64(c.hashed, h)
+	}
+	c.hashed = binary.LittleEndian.AppendUint64(c.hashed, maphash.Bytes(publicationSeed, c.ranges))
+	// The tails before are the spare for the next call: the slabs they
+	// hold are let go.
+	old := c.tails
+	clear(old[:cap(old)])
+	c.last, c.tails, c.spareTails = ds, next, old[:0]
+	c.sums, c.spareSums = sums, c.sums[:0]
+	return maphash.Bytes(publicationSeed, c.hashed)
+}
+
+// writeParams writes the params of the publication last prepared, as
+// many bytes as c.size: its head, then each diagnostic's range and tail.
+func (c *diagnosticCache) writeParams(w *bufio.Writer) error {
+	w.Write(c.head)
+	w.WriteByte('[')
+	from := uint32(0)
+	for i, t := range c.tails {
+		w.Write(c.ranges[from:c.ends[i]])
+		w.Write(t)
+		from = c.ends[i]
+	}
+	w.WriteByte(']')
+	return w.WriteByte('}')
+}
+
+// diagnosticSizeHint is about the size of d's JSON, a little more rather
+// than less: growing a 15 MB buffer by appending to it copied it over and
+// over (a quarter of the minified file's publication).
+func diagnosticSizeHint(d *protocol.Diagnostic) int {
+	// The range with 10-digit numbers, the keys, quotes and severity,
+	// and a few escapes.
+	n := 200 + len(d.Source) + len(d.Message)
+	if code, ok := d.Code.(string); ok {
+		n += len(code)
+	}
+	if d.CodeDescription != nil {
+		n += len(d.CodeDescription.Href)
+	}
+	for _, r := range d.RelatedInformation {
+		n += 160 + len(r.Location.URI) + len(r.Message)
 	}
 	return n
 }

@@ -2,14 +2,18 @@ package lsp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"testing"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/mcp-lsp/mcp-lsp/lsp/rpcstream"
 )
 
 // TestDiagnosticCacheEncodesAsAfresh: through a sequence of publications
@@ -106,7 +110,7 @@ func TestDiagnosticCacheEncodesAsAfresh(t *testing.T) {
 		{"duplicates again", []protocol.Diagnostic{ds[1], ds[3], ds[1], ds[1]}, 0},
 		{"none", []protocol.Diagnostic{}, 0},
 	}
-	var c diagnosticCache
+	var c framer
 	for i, st := range steps {
 		params := publishParams{URI: "file:///w/a%20b/<x>.mcp.json", Diagnostics: st.ds}
 		if i%3 != 0 {
@@ -115,7 +119,7 @@ func TestDiagnosticCacheEncodesAsAfresh(t *testing.T) {
 		}
 		want := appendPublishParams(nil, params)
 		wantArray := want[bytes.Index(want, []byte(`"diagnostics":`))+len(`"diagnostics":`) : len(want)-1]
-		frame, gotParams, got := c.frame(publication{uri: params.URI, version: params.Version, diags: st.ds})
+		frame, gotParams, got := c.frame(t, publication{uri: params.URI, version: params.Version, diags: st.ds})
 		body, err := rpcstreamNotification(protocol.MethodTextDocumentPublishDiagnostics, want)
 		if err != nil {
 			t.Fatal(err)
@@ -135,14 +139,54 @@ func TestDiagnosticCacheEncodesAsAfresh(t *testing.T) {
 	}
 	// Typing in a value changes one message: the others are found in
 	// step, without an index of every message.
-	c.frame(publication{uri: "file:///a", diags: ds})
+	c.frame(t, publication{uri: "file:///a", diags: ds})
 	typed := slices.Clone(ds)
 	typed[20].Message += "x"
-	c.frame(publication{uri: "file:///a", diags: typed})
+	c.frame(t, publication{uri: "file:///a", diags: typed})
 	if c.encoded != 1 || c.byMessage != nil {
 		t.Errorf("one message changed: %d encoded afresh, index built: %v", c.encoded, c.byMessage != nil)
 	}
 }
+
+// framer frames publications through a diagnosticCache as the worker
+// does, and checks the hashes prepare returns.
+type framer struct {
+	diagnosticCache
+	last []byte // the last array framed
+	sum  uint64 // its hash
+}
+
+// frame prepares p and writes its notification through a stream
+// (rpcstream.WriteNotificationFunc), and returns the frame written, its
+// params, and its diagnostics' JSON array; it checks that the hash
+// prepare returns is the last frame's when the array is, and only then.
+func (f *framer) frame(t testing.TB, p publication) (frame, params, array []byte) {
+	t.Helper()
+	c := &f.diagnosticCache
+	sum := c.prepare(p)
+	var out bufferStream
+	n, err := rpcstream.New(&out, rpcstream.Options{}).WriteNotificationFunc(context.Background(), protocol.MethodTextDocumentPublishDiagnostics, c.size, c.writeParams)
+	if err != nil || n != int64(out.Len()) {
+		t.Fatalf("WriteNotificationFunc: %d bytes, %v; %d written", n, err, out.Len())
+	}
+	frame = out.Bytes()
+	at := bytes.Index(frame, []byte(`"params":`)) + len(`"params":`)
+	params = frame[at : len(frame)-1]
+	at = bytes.Index(params, []byte(`"diagnostics":`)) + len(`"diagnostics":`)
+	array = params[at : len(params)-1]
+	if f.last != nil && bytes.Equal(array, f.last) != (sum == f.sum) {
+		t.Errorf("hash %x after %x, for the array\n%s\nafter\n%s", sum, f.sum, array, f.last)
+	}
+	f.last, f.sum = array, sum
+	return frame, params, array
+}
+
+// bufferStream is a stream's other end that keeps what is written to it
+// and reads nothing.
+type bufferStream struct{ bytes.Buffer }
+
+func (*bufferStream) Read([]byte) (int, error) { return 0, io.EOF }
+func (*bufferStream) Close() error             { return nil }
 
 // rpcstreamNotification is the body go.lsp.dev/jsonrpc2 writes for a
 // notification of method with params.

@@ -6,13 +6,14 @@
 package lsp
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -262,17 +263,19 @@ func (s *Server) notify(ctx context.Context, method string, params any) {
 	}
 }
 
-// notifyFrame sends a notification of method framed for the wire
-// (rpcstream.BeginNotification), whose params are params, a part of
-// frame. Without a stream of our own (tests), the params go through the
-// library's connection.
-func (s *Server) notifyFrame(ctx context.Context, method string, frame, params []byte) {
+// publish sends the publishDiagnostics notification enc prepared,
+// written from its parts as it goes (rpcstream.WriteNotificationFunc).
+func (s *Server) publish(ctx context.Context, enc *diagnosticCache) {
 	if s.stream == nil {
-		s.notify(ctx, method, json.RawMessage(slices.Clone(params)))
+		var b bytes.Buffer
+		w := bufio.NewWriter(&b)
+		enc.writeParams(w)
+		w.Flush()
+		s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, json.RawMessage(b.Bytes()))
 		return
 	}
-	if _, err := s.stream.WriteFrame(context.WithoutCancel(ctx), frame); err != nil {
-		s.logger.Debug("notify failed", "method", method, "error", err)
+	if _, err := s.stream.WriteNotificationFunc(context.WithoutCancel(ctx), protocol.MethodTextDocumentPublishDiagnostics, enc.size, enc.writeParams); err != nil {
+		s.logger.Debug("notify failed", "method", protocol.MethodTextDocumentPublishDiagnostics, "error", err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package rpcstream
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -42,32 +43,48 @@ func TestNotificationBytesAsTheLibraryWrites(t *testing.T) {
 	}
 }
 
-// TestNotificationFrames: a notification built in place
-// (BeginNotification, its params appended, EndNotification) and sent by
-// WriteFrame is framed with its exact length, from one buffer reused from
-// a larger frame to a smaller one and back, and spells its method as
-// json.Marshal does (a method name that needs escapes too).
+// TestNotificationFrames: a notification whose params are written as
+// they are produced (WriteNotificationFunc) is framed with its exact
+// length, through one chunk buffer reused from a larger frame to a
+// smaller one and back, and spells its method as json.Marshal does (a
+// method name that needs escapes too); params of another size than
+// announced are an error.
 func TestNotificationFrames(t *testing.T) {
 	p := &pipe{in: strings.NewReader("")}
 	s := New(p, Options{})
-	var want, buf []byte
-	for i, params := range []string{strings.Repeat(`"x"`, 1000), `{}`, `null`, `[1,2]`, strings.Repeat(" ", 70000) + "1", `1`} {
+	var want []byte
+	for i, params := range []string{strings.Repeat(`"x"`, 1000), `{}`, `null`, `[1,2]`, strings.Repeat(" ", 3*inlinePart) + "1", `1`} {
 		method := []string{"a/b", "textDocument/publishDiagnostics", "$/x<y>&\"\\é\u2028\x01"}[i%3]
-		b := BeginNotification(buf[:0], method)
-		b = append(b, params...)
-		b, frame := EndNotification(b, 0)
-		buf = b
-		if _, err := s.WriteFrame(context.Background(), frame); err != nil {
+		n, err := s.WriteNotificationFunc(context.Background(), method, len(params), func(w *bufio.Writer) error {
+			// In pieces, as a publication is written.
+			for rest := params; rest != ""; rest = rest[min(len(rest), 1000):] {
+				w.WriteString(rest[:min(len(rest), 1000)])
+			}
+			return nil
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 		body, err := encodeNotification(method, json.RawMessage(params))
 		if err != nil {
 			t.Fatal(err)
 		}
-		want = fmt.Appendf(want, "Content-Length: %d\r\n\r\n%s", len(body), body)
+		frame := fmt.Appendf(nil, "Content-Length: %d\r\n\r\n%s", len(body), body)
+		if n != int64(len(frame)) {
+			t.Errorf("%d bytes written, want %d", n, len(frame))
+		}
+		want = append(want, frame...)
 	}
 	if got := p.out.Bytes(); !bytes.Equal(got, want) {
 		t.Errorf("frames:\n got %.200q\nwant %.200q", got, want)
+	}
+	for _, wrote := range []string{"12", "1234"} {
+		if _, err := s.WriteNotificationFunc(context.Background(), "a/b", 3, func(w *bufio.Writer) error {
+			_, err := w.WriteString(wrote)
+			return err
+		}); err == nil {
+			t.Errorf("params %q announced as 3 bytes: no error", wrote)
+		}
 	}
 }
 

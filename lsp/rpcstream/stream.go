@@ -98,6 +98,10 @@ type Stream struct {
 	opts Options
 
 	writeMu sync.Mutex
+	// chunks is where WriteNotificationFunc's params are gathered before
+	// they are written, under writeMu; made on its first use.
+	chunks *bufio.Writer
+	sent   countingWriter
 
 	idMu     sync.Mutex
 	seq      int32
@@ -632,15 +636,64 @@ func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	return s.writeFrame(data)
 }
 
-// WriteFrame sends a frame built by BeginNotification and
-// EndNotification; the caller may reuse it once this returns.
-func (s *Stream) WriteFrame(ctx context.Context, frame []byte) (int64, error) {
+// WriteNotificationFunc sends a notification of method whose params,
+// one JSON value of exactly size bytes, params writes to w as it goes:
+// a large notification is written in chunks as it is produced, never
+// held whole in memory. A publication of a 1,000-server file's
+// diagnostics is 738 KB: built in place, it kept two buffers that size
+// (the frame before, whose parts the next reuses, and the next),
+// 1.5 MB of every edit's live heap and so 3 MB of the collector's goal.
+// Params of another size than announced are an error, and the stream
+// is then out of step with its reader.
+func (s *Stream) WriteNotificationFunc(ctx context.Context, method string, size int, params func(w *bufio.Writer) error) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
+	var head [96]byte
+	h := appendMethod(append(head[:0], notificationStart...), method)
+	h = append(h, notificationParams...)
+	body := len(h) + size + 1
+	var header [48]byte
+	hd := strconv.AppendInt(append(header[:0], "Content-Length: "...), int64(body), 10)
+	hd = append(hd, "\r\n\r\n"...)
+
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	return s.write(frame)
+	s.sent = countingWriter{w: s.rwc}
+	if s.chunks == nil {
+		s.chunks = bufio.NewWriterSize(&s.sent, inlinePart)
+	} else {
+		s.chunks.Reset(&s.sent)
+	}
+	w := s.chunks
+	w.Write(hd)
+	w.Write(h)
+	err := params(w)
+	w.WriteByte('}')
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	s.chunks.Reset(nil)
+	n := s.sent.n
+	if err == nil && n != int64(len(hd)+body) {
+		err = fmt.Errorf("notification %s: params of %d bytes, not %d", method, n-int64(len(hd)+body-size), size)
+	}
+	if err != nil {
+		return n, fmt.Errorf("write to stream: %w", err)
+	}
+	return n, nil
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // write writes a frame; the caller holds writeMu.
@@ -745,26 +798,6 @@ const (
 	notificationParams = `,"params":`
 )
 
-// FrameHeadroom is the room BeginNotification leaves for a frame's
-// header: "Content-Length: ", up to 19 digits, and "\r\n\r\n".
-const FrameHeadroom = len("Content-Length: ") + 19 + len("\r\n\r\n")
-
-// BeginNotification starts the frame of a notification of method at the
-// end of b, for its params to be appended in place: room for the header,
-// then the message up to its params. The caller appends the params (one
-// valid JSON value) and calls EndNotification with the length b had.
-//
-// Built in place, a publication of the minified 20,000-server file's
-// 33,000 diagnostics (15 MB) is written once, not encoded into one buffer
-// and then copied into a params buffer and a frame.
-func BeginNotification(b []byte, method string) []byte {
-	b = slices.Grow(b, FrameHeadroom+len(notificationStart)+len(method)+2+len(notificationParams))
-	b = b[:len(b)+FrameHeadroom]
-	b = append(b, notificationStart...)
-	b = appendMethod(b, method)
-	return append(b, notificationParams...)
-}
-
 // appendMethod appends method as a JSON string, as json.Marshal spells
 // it: an LSP method name needs no escape, and is written as it is.
 func appendMethod(b []byte, method string) []byte {
@@ -780,20 +813,6 @@ func appendMethod(b []byte, method string) []byte {
 	b = append(b, '"')
 	b = append(b, method...)
 	return append(b, '"')
-}
-
-// EndNotification closes the notification begun at b[start:] by
-// BeginNotification and writes its header before it. It returns b
-// extended, and the frame: a subslice of it from the header on.
-func EndNotification(b []byte, start int) (out, frame []byte) {
-	b = append(b, '}')
-	var header [FrameHeadroom]byte
-	h := append(header[:0], "Content-Length: "...)
-	h = strconv.AppendInt(h, int64(len(b)-start-FrameHeadroom), 10)
-	h = append(h, "\r\n\r\n"...)
-	at := start + FrameHeadroom - len(h)
-	copy(b[at:], h)
-	return b, b[at:]
 }
 
 // wireError is a JSON-RPC error object.
