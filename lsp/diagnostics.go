@@ -249,6 +249,7 @@ func (d *diagnoser) diagnose(snap *cache.Snapshot, f *cache.File, opts cache.Dia
 		v := f.Overlay.Version
 		p.version = &v
 	}
+	d.s.mappers.newest(f)
 	_, found, ok := snap.Diagnose(f.Path, opts)
 	if !ok {
 		// Not a tool's file: a sync template's unresolvable {{...}}

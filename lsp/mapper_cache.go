@@ -82,6 +82,24 @@ func (c *mapperCache) of(f *cache.File) *Mapper {
 	return m
 }
 
+// newest tells the cache that f is its path's newest version: the Mapper
+// of another version of the path is dropped, before f is indexed, if it
+// ever is. An edit whose findings all keep their conversions
+// (convertReusing) maps nothing, and the Mapper of the last version that
+// did kept that version's text and line index alive beside the current
+// one: 300 KB of the 1,000-server file's live heap.
+func (c *mapperCache) newest(f *cache.File) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.latest[f.Path]; ok && old != f.Hash {
+		delete(c.latest, f.Path)
+		c.release(old)
+	}
+}
+
 // release drops the version h unless it is another path's newest too.
 func (c *mapperCache) release(h [sha256.Size]byte) {
 	if e, ok := c.entries[h]; ok {

@@ -36,3 +36,32 @@ func TestMapperCacheKeepsTheNewestVersionPerFile(t *testing.T) {
 		t.Errorf("the newest version is not kept")
 	}
 }
+
+// TestMapperCacheForgetsAnOlderVersionUnindexed: newest drops the Mapper
+// of another version of the path at once, before the new version is
+// indexed (an edit whose findings all keep their conversions never
+// indexes it), and keeps the path's Mapper when it is that version's,
+// and the other files'.
+func TestMapperCacheForgetsAnOlderVersionUnindexed(t *testing.T) {
+	c := newMapperCache()
+	file := func(path, text string) *cache.File {
+		return &cache.File{Path: path, Content: []byte(text), Hash: sha256.Sum256([]byte(text))}
+	}
+	other, v1, v2 := file("/p/other.json", "{}\n"), file("/p/.mcp.json", "{\"v\": 1}\n"), file("/p/.mcp.json", "{\"v\": 2}\n")
+	mo, m1 := c.of(other), c.of(v1)
+	c.newest(v1)
+	if c.of(v1) != m1 {
+		t.Errorf("the newest version's Mapper was dropped")
+	}
+	c.newest(v2)
+	if _, ok := c.entries[v1.Hash]; ok || len(c.entries) != 1 {
+		t.Errorf("%d Mappers kept after a newer version was seen; the older one kept: %v", len(c.entries), ok)
+	}
+	if c.of(other) != mo {
+		t.Errorf("the other file was indexed again")
+	}
+	c.of(v2)
+	if len(c.entries) != 2 {
+		t.Errorf("%d Mappers after the newer version was indexed, want 2", len(c.entries))
+	}
+}

@@ -93,3 +93,39 @@ func TestServerLetsSupersededVersionsGo(t *testing.T) {
 	}
 	runtime.KeepAlive(session)
 }
+
+// TestEditsThatMapNothingLetOlderTextsGo: over a pipe, edits whose
+// findings all keep their conversions (white space appended, no request
+// on them) index none of their versions; the Mapper of the version that
+// was indexed (the open's) must not keep its text alive once the user
+// has typed past it. On a 1,000-server file that text and its line index
+// were 300 KB of every edit's live heap.
+func TestEditsThatMapNothingLetOlderTextsGo(t *testing.T) {
+	var session *cache.Session
+	c := startServer(t, Options{testSession: func(s *cache.Session) { session = s }})
+	dir := t.TempDir()
+	c.initialize(dir)
+	path := filepath.Join(dir, ".mcp.json")
+	text := string(benchgen.MCPJSON(300, true, true))
+
+	var gone atomic.Int32
+	uri := c.open(path, text)
+	c.waitDiagnostics(uri, "the file analysed", func(p publishParams) bool { return p.Version != nil && *p.Version == 1 })
+	f := session.Snapshot().File(path)
+	runtime.AddCleanup(&f.Content[0], func(struct{}) { gone.Add(1) }, struct{}{})
+	f = nil
+	for v := int32(2); v <= 4; v++ {
+		text += " "
+		c.change(uri, nil, text)
+		c.waitDiagnostics(uri, "the edit analysed", func(p publishParams) bool { return p.Version != nil && *p.Version == v })
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && gone.Load() == 0 {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if gone.Load() == 0 {
+		t.Error("the opened version's text is still reachable three edits later")
+	}
+	runtime.KeepAlive(session)
+}
