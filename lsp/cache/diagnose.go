@@ -29,7 +29,8 @@ type DiagnoseOptions struct {
 // Diagnose analyses path in this snapshot. ok is false when the file is not
 // an MCP configuration file the registry knows, or does not exist: such
 // files get no diagnostics at all. Both the language server and the check
-// CLI call this, so they can never disagree.
+// CLI call this, so they can never disagree. found may be the memo's
+// list: callers must not modify it.
 func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found []rules.Diagnostic, ok bool) {
 	kind, known := s.Match(path, opts)
 	if !known {
@@ -72,12 +73,17 @@ func (s *Snapshot) Diagnose(path string, opts DiagnoseOptions) (f *File, found [
 	})
 	// own is sorted and shared with the memo: the cross-file findings
 	// are merged into a copy (MergeSorted), not appended and sorted.
+	// Without any, found is own itself: a copy of the 1,000-server
+	// file's 1,670 findings per edit was 184 KB allocated, and kept.
 	var cross []rules.Diagnostic
 	if crossFile != nil {
 		cross = cfg.Filter(crossFile().CrossFile[path])
 		rules.SortDiagnostics(cross)
 	}
-	found = rules.MergeSorted(own, cross)
+	found = own
+	if len(cross) > 0 {
+		found = rules.MergeSorted(own, cross)
+	}
 	found = cfg.Suppress(rules.SuppressInput{Path: path, Content: f.Content, Parsed: parsed, Kind: kind, CrossFile: len(opts.Folders) > 0}, found)
 	return f, found, true
 }
