@@ -586,7 +586,10 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 	// One allocation each for the servers' findings, their phases, the
 	// memo's copies and the memo's records, carved per server; and on a
 	// file's first analysis one copy of its text for the memo's records
-	// to compare with.
+	// to compare with. A server the memo keeps has its findings once, as
+	// the memo keeps them (spans relative to it), which assemble re-bases
+	// as it does a memo's hit: only the others (near a syntax error) get
+	// a list of their own with spans as found.
 	total, totalStored, textLen := 0, 0, 0
 	for j, i := range misses {
 		n := len(proj[j].ds) + len(js[j].sch.ds) + len(js[j].sem)
@@ -596,13 +599,13 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 			textLen += units[i].m.Span.End - units[i].m.Span.Start
 		}
 	}
-	dsSlab, phSlab, storedSlab := make([]Diagnostic, total), make([]uint8, total), make([]Diagnostic, totalStored)
+	dsSlab, phSlab, storedSlab := make([]Diagnostic, total-totalStored), make([]uint8, total), make([]Diagnostic, totalStored)
 	records := make([]entryFindings, len(misses))
 	var src string
 	if textLen > len(in.Parsed.Src)/2 {
 		src = string(in.Parsed.Src)
 	}
-	off, storedOff := 0, 0
+	off, phOff, storedOff := 0, 0, 0
 	for j, i := range misses {
 		u := &units[i]
 		at := u.m.Span.Start
@@ -616,12 +619,15 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 		parts := [...]part{proj[j], js[j].sch, semPart}
 		phases := [...]uint8{phaseProject, phaseSchema, phaseSemEntry}
 		n := len(proj[j].ds) + len(js[j].sch.ds) + len(semDs)
-		ds, ph := dsSlab[off:off:off+n], phSlab[off:off:off+n]
-		off += n
-		var stored []Diagnostic
+		ph := phSlab[phOff : phOff : phOff+n]
+		phOff += n
+		var ds []Diagnostic // as found (not kept), or as the memo keeps them
 		if u.safe {
-			stored = storedSlab[storedOff : storedOff : storedOff+n]
+			ds = storedSlab[storedOff : storedOff : storedOff+n]
 			storedOff += n
+		} else {
+			ds = dsSlab[off : off : off+n]
+			off += n
 		}
 		for k, p := range parts {
 			for _, d := range p.ds {
@@ -629,18 +635,20 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 				if genericCodes[d.Code] {
 					x |= phaseGeneric
 				}
-				ds = append(ds, d)
 				ph = append(ph, x)
 			}
-			if u.safe {
-				if p.stored == nil {
-					p.stored = memoDiagnostics(p.ds, at)
-				}
-				stored = append(stored, p.stored...)
+			if !u.safe {
+				ds = append(ds, p.ds...)
+				continue
 			}
+			if p.stored == nil {
+				p.stored = memoDiagnostics(p.ds, at)
+			}
+			ds = append(ds, p.stored...)
 		}
+		// The order is the same for spans relative to the server as for
+		// spans in the file.
 		order := blockOrder(ds, ph)
-		u.fresh = permute(ds, order)
 		e := &records[j]
 		*e = entryFindings{phases: permute(ph, order), queries: js[j].queries}
 		if u.safe {
@@ -649,7 +657,12 @@ func judgeEntries(in FileInput, sem *semantic, maps []*entryMap, units []entryUn
 			} else {
 				e.text = string(in.Parsed.Src[at:u.m.Span.End])
 			}
-			e.ds = permute(stored, order)
+			e.ds = permute(ds, order)
+		} else {
+			u.fresh = permute(ds, order)
+			if u.fresh == nil {
+				u.fresh = []Diagnostic{} // found, not kept: assemble takes it as is
+			}
 		}
 		u.found = e
 	}

@@ -302,7 +302,13 @@ func credentialOverHTTP(server string, entry *jsonc.Node) []Diagnostic {
 			}
 		}
 	}
-	u, err := url.Parse(strings.TrimSpace(raw))
+	raw = strings.TrimSpace(raw)
+	if len(raw) < len("http:") || !strings.EqualFold(raw[:len("http:")], "http:") {
+		// Not plain http (url.Parse would find another scheme, or none):
+		// most servers, without parsing a URL each.
+		return nil
+	}
+	u, err := url.Parse(raw)
 	if err != nil || !strings.EqualFold(u.Scheme, "http") || u.Hostname() == "" || isLoopback(u.Hostname()) || strings.ContainsAny(u.Hostname(), "${}") {
 		return nil
 	}

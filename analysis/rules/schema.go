@@ -137,6 +137,12 @@ type schemaCheck struct {
 	// noServers: the server entries are not subjects of this check (see
 	// newSchemaCheck).
 	noServers bool
+	// common is the last answer of commonTypes, with the dialects it is
+	// for.
+	common struct {
+		dialects []registry.DialectID
+		types    []string
+	}
 }
 
 // schemaBadMap is a server map that is not an object, with its readers.

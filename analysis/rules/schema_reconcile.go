@@ -141,8 +141,30 @@ func (c *schemaCheck) unknownType(sub *schemaSubject, g *schemaGroup) Diagnostic
 }
 
 // commonTypes are the types every reader of the subject knows, in the
-// first reader's order.
+// first reader's order. They depend on the readers' dialects alone, and
+// the servers of a map share their readers: the last answer is kept
+// (schemaCheck.common) and shared, read-only, by the findings' Data.
 func (c *schemaCheck) commonTypes(sub *schemaSubject) []string {
+	if len(c.common.dialects) == len(sub.verdicts) && len(sub.verdicts) > 0 {
+		same := true
+		for i, v := range sub.verdicts {
+			same = same && c.common.dialects[i] == v.reader.Dialect
+		}
+		if same {
+			return c.common.types
+		}
+	}
+	common := commonTypesOf(sub)
+	c.common.dialects = c.common.dialects[:0]
+	for _, v := range sub.verdicts {
+		c.common.dialects = append(c.common.dialects, v.reader.Dialect)
+	}
+	c.common.types = common
+	return common
+}
+
+// commonTypesOf is commonTypes, computed.
+func commonTypesOf(sub *schemaSubject) []string {
 	var common []string
 	for i, v := range sub.verdicts {
 		types := verdict.TypeValues(string(v.reader.Dialect))

@@ -127,6 +127,8 @@ type semantic struct {
 	// keeps them (spans relative to the member, Data the memo's own),
 	// before those of the machine's rules; nil when the memo was not used.
 	stored []Diagnostic
+	// commonTypes are commonType's answers in this pass.
+	commonTypes map[commonTypeKey]string
 }
 
 func (c *semantic) add(d Diagnostic) { c.ds = append(c.ds, d) }

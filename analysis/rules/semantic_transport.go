@@ -141,11 +141,41 @@ func semKnownTypes(dialect string) []string {
 }
 
 // commonType returns the spelling of transport class that every reader of
-// e accepts for the same transport, or "".
+// e accepts for the same transport, or "". It depends on the readers, the
+// class and what picks the entry's shape (its dispatch), which the
+// servers of a large file share: answers are kept for the pass
+// (semantic.commonTypes).
 func (c *semantic) commonType(e *semEntry, class string) string {
 	if class == "" {
 		return ""
 	}
+	k := commonTypeKey{class: class, dispatch: e.dispatch, n: len(e.readers)}
+	if len(e.readers) > 0 {
+		k.first = &e.readers[0]
+	}
+	if repl, ok := c.commonTypes[k]; ok {
+		return repl
+	}
+	repl := c.commonTypeOf(e, class)
+	if c.commonTypes == nil {
+		c.commonTypes = map[commonTypeKey]string{}
+	}
+	c.commonTypes[k] = repl
+	return repl
+}
+
+// commonTypeKey is what commonType's answer depends on: the class, the
+// entry's dispatch and its readers (a slice of the pass's, the same
+// backing array for every server of a map).
+type commonTypeKey struct {
+	class    string
+	dispatch schemas.Dispatch
+	first    **registry.Reader
+	n        int
+}
+
+// commonTypeOf is commonType, computed.
+func (c *semantic) commonTypeOf(e *semEntry, class string) string {
 	for _, r := range e.readers {
 		for _, cand := range semTypeSpellings[string(r.Dialect)][class] {
 			if c.everyReaderTakes(e, cand, class) {

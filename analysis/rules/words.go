@@ -1,9 +1,9 @@
 package rules
 
 import (
-	"strconv"
 	"strings"
 
+	"github.com/mcp-lsp/mcp-lsp/analysis/quote"
 	"github.com/mcp-lsp/mcp-lsp/discovery/registry"
 )
 
@@ -22,7 +22,7 @@ func plural(n int, one, many string) string {
 func quoteList(items []string) string {
 	q := make([]string, len(items))
 	for i, s := range items {
-		q[i] = strconv.Quote(s)
+		q[i] = quote.String(s)
 	}
 	return strings.Join(q, ", ")
 }
@@ -31,7 +31,7 @@ func quoteList(items []string) string {
 func quoteAnd(items []string) string {
 	q := make([]string, len(items))
 	for i, s := range items {
-		q[i] = strconv.Quote(s)
+		q[i] = quote.String(s)
 	}
 	return JoinAnd(q)
 }
