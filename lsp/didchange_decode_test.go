@@ -221,8 +221,11 @@ func TestUnquoteAtEveryAlignment(t *testing.T) {
 	fast := 0
 	for range 20000 {
 		var b strings.Builder
-		for range r.IntN(12) {
-			if r.IntN(20) == 0 {
+		// Up to 60 pieces, and up to 100 bytes of the params after the
+		// closing quote: escapes and characters fall across words
+		// anywhere.
+		for range r.IntN(60) {
+			if r.IntN(200) == 0 {
 				b.WriteString(bad[r.IntN(len(bad))])
 			} else {
 				b.WriteString(pieces[r.IntN(len(pieces))])
@@ -230,9 +233,10 @@ func TestUnquoteAtEveryAlignment(t *testing.T) {
 		}
 		body := b.String()
 		raw := []byte(`"` + body + `"`)
-		got, end, err := unquote(raw, 1)
 		var want string
 		wantErr := json.Unmarshal(raw, &want)
+		raw = append(raw, strings.Repeat(" ", r.IntN(100))...)
+		got, end, err := unquote(raw, 1)
 		switch {
 		case err != nil:
 			if err != errSlowPath {
@@ -240,8 +244,8 @@ func TestUnquoteAtEveryAlignment(t *testing.T) {
 			}
 		case wantErr != nil:
 			t.Fatalf("unquote(%q) = %q, encoding/json refuses it: %v", body, got, wantErr)
-		case got != want || end != len(raw)-1:
-			t.Fatalf("unquote(%q) = %q, %d; want %q, %d", body, got, end, want, len(raw)-1)
+		case got != want || end != len(body)+1:
+			t.Fatalf("unquote(%q) = %q, %d; want %q, %d", body, got, end, want, len(body)+1)
 		default:
 			fast++
 		}

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -28,6 +29,24 @@ func TestLineStartsBothWays(t *testing.T) {
 	} {
 		if got, want := lineStarts([]byte(s)), reference(s); !slices.Equal(got, want) {
 			t.Errorf("lineStarts(%q) = %v, want %v", s, got, want)
+		}
+	}
+	// Random texts of short lines, long lines (which the vectorized
+	// search takes over) and runs of line feeds, at every alignment.
+	r := rand.New(rand.NewPCG(5, 6))
+	pieces := []string{"\n", "\n\n", "x", "é日", strings.Repeat("y", 70), strings.Repeat("z", 7), "\r\n", "\r"}
+	for n := range 3000 {
+		var b strings.Builder
+		for range r.IntN(40) {
+			p := pieces[r.IntN(len(pieces))]
+			if n%2 == 0 && strings.Contains(p, "\r") {
+				p = "\n" // half the texts without a CR, the line-feed path's
+			}
+			b.WriteString(p)
+		}
+		s := b.String()
+		if got, want := lineStarts([]byte(s)), reference(s); !slices.Equal(got, want) {
+			t.Fatalf("lineStarts(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
