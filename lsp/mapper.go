@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 	"sort"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -122,6 +123,41 @@ func lineStarts(content []byte) []uint32 {
 		}
 	}
 	return starts
+}
+
+// afterEdit returns the Mapper of content, which is m's text with the
+// bytes of sp replaced by text (one incremental change), its lines found
+// from m's instead of read again: those before the change are kept, the
+// change's own are added and those after it move. Typing in a large file
+// then costs a copy of its line index per keystroke, not a reading of
+// its text. It returns nil where the text has a carriage return (an edit
+// may join or split a CRLF) or is too large to index.
+func (m *Mapper) afterEdit(content []byte, sp span.Span, text string) *Mapper {
+	if uint64(len(content)) > math.MaxUint32 || uint64(len(m.content)) > math.MaxUint32 ||
+		sp.Start < 0 || sp.End > len(m.content) || sp.Start > sp.End ||
+		bytes.IndexByte(content, '\r') >= 0 || bytes.IndexByte(m.content[sp.Start:sp.End], '\r') >= 0 {
+		return nil
+	}
+	old := m.lineStarts
+	// A line start is the offset after a line feed: kept if that line
+	// feed is before the change, gone if it was in it, moved if after.
+	keep := sort.Search(len(old), func(i int) bool { return int(old[i]) > sp.Start })
+	from := sort.Search(len(old), func(i int) bool { return int(old[i]) > sp.End })
+	starts := make([]uint32, keep, keep+strings.Count(text, "\n")+len(old)-from)
+	copy(starts, old[:keep])
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		starts = append(starts, uint32(sp.Start+i))
+	}
+	delta := len(text) - sp.Len()
+	for _, s := range old[from:] {
+		starts = append(starts, uint32(int(s)+delta))
+	}
+	return &Mapper{content: content, utf8: m.utf8, lineStarts: starts}
 }
 
 // lineFeedStarts appends to starts the offset after each line feed of

@@ -135,6 +135,8 @@ func (s *Server) didChange(params *didChangeParams) error {
 	} else if s.desyncedAt(path) == nil {
 		return fmt.Errorf("didChange for %s, which is not open", params.TextDocument.URI)
 	}
+	old, one := content, len(params.ContentChanges) == 1 // see mapperCache.edited
+	var oneSpan span.Span
 	for i, ch := range params.ContentChanges {
 		if ch.Range == nil {
 			content = textBytes(ch.Text)
@@ -159,6 +161,12 @@ func (s *Server) didChange(params *didChangeParams) error {
 		next = append(next, content[:sp.Start]...)
 		next = append(next, ch.Text...)
 		content = append(next, content[sp.End:]...)
+		oneSpan = sp
+	}
+	if one && params.ContentChanges[0].Range != nil {
+		s.mappers.edited(path, old, content, oneSpan, params.ContentChanges[0].Text)
+	} else {
+		s.mappers.edited(path, nil, nil, span.Span{}, "")
 	}
 	s.session.Modify([]cache.Modification{{Path: path, Overlay: &cache.Overlay{
 		Path: path, URI: uri, Version: params.TextDocument.Version, Content: content,
