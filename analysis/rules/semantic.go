@@ -129,6 +129,10 @@ type semantic struct {
 	stored []Diagnostic
 	// commonTypes are commonType's answers in this pass.
 	commonTypes map[commonTypeKey]string
+	// spare is an entry done with (server), for newSemEntry to reuse: a
+	// semEntry is a few hundred bytes, made for every server of a file's
+	// first analysis.
+	spare *semEntry
 }
 
 func (c *semantic) add(d Diagnostic) { c.ds = append(c.ds, d) }
@@ -262,7 +266,13 @@ type semEntry struct {
 // cached says the verdicts may come from and go to the session's cache
 // (not for a map larger than a memo generation, see checkSemantics).
 func (c *semantic) newSemEntry(server Server, readers []*registry.Reader, typing, cached bool) *semEntry {
-	e := &semEntry{server: server, readers: readers}
+	e := c.spare
+	if e != nil {
+		c.spare = nil
+		*e = semEntry{server: server, readers: readers}
+	} else {
+		e = &semEntry{server: server, readers: readers}
+	}
 	e.s = &e.server
 	s := e.s
 	v := s.Value()

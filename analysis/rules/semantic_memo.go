@@ -95,12 +95,13 @@ func (c *semantic) server(m *jsonc.Member, g *semMap, k entryMemoKey, memo bool)
 	text := c.f.Src[at:m.Span.End]
 	r, ok := c.in.Cache.sem.Get(k, text)
 	var s *Server // the same for the entry's rules and the machine's
+	var e *semEntry
 	if ok {
 		for _, d := range r.ds {
 			c.add(rebase(d, at))
 		}
 	} else {
-		e := c.newSemEntry(Server{Name: m.Key.Str, Map: g.sm, Member: m}, g.readers, false, true)
+		e = c.newSemEntry(Server{Name: m.Key.Str, Map: g.sm, Member: m}, g.readers, false, true)
 		s = e.s
 		before := len(c.ds)
 		c.entryRules(e)
@@ -128,6 +129,11 @@ func (c *semantic) server(m *jsonc.Member, g *semMap, k entryMemoKey, memo bool)
 			s = &Server{Name: m.Key.Str, Map: g.sm, Member: m}
 		}
 		c.machineRules(s, starters, r.cwd)
+	}
+	if e != nil {
+		// Nothing the rules made holds e (findings copy what they
+		// quote): the next server's entry reuses it.
+		c.spare = e
 	}
 }
 

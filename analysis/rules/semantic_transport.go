@@ -82,7 +82,8 @@ func (c *semantic) typeNotAccepted(e *semEntry) {
 		return // absent (missing-type), or not a string (a schema error)
 	}
 	v := m.Value.Str
-	vs := make(semVerdicts, 0, len(e.readers))
+	var vsStore [8]semVerdict // on the stack for a file kind's few readers
+	vs := semVerdicts(vsStore[:0])
 	for i, r := range e.readers {
 		o := outAccepted
 		if e.defs[i] == "" {
@@ -296,7 +297,8 @@ func (c *semantic) missingField(e *semEntry, field string, t semTransport, exclu
 	if e.has(field) {
 		return
 	}
-	var vs semVerdicts
+	var vsStore [8]semVerdict // on the stack for a file kind's few readers
+	vs := semVerdicts(vsStore[:0])
 	for i, r := range e.readers {
 		o := outAccepted
 		if semTransportOf(e.defs[i]) == t && !slices.Contains(exclude, r) && !c.readsAlias(r, e, field) {
