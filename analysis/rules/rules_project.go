@@ -150,7 +150,10 @@ func storedOrEmpty(ds []Diagnostic) []Diagnostic {
 // on what projectMemoKey holds.
 func projectRulesOf(in FileInput, m *jsonc.Member, project bool) []Diagnostic {
 	name, _ := stringOf(m.Key)
-	var ds []Diagnostic
+	// A server has a finding or two here, if any: they are gathered on
+	// the stack and copied out once.
+	var buf [4]Diagnostic
+	ds := buf[:0]
 	if project {
 		ds = append(ds, homePaths(name, m.Value)...)
 		ds = append(ds, approveEverything(in, name, m.Value)...)
@@ -161,8 +164,12 @@ func projectRulesOf(in FileInput, m *jsonc.Member, project bool) []Diagnostic {
 	// Both rules read the command line as a package runner: it is parsed
 	// once.
 	call, ok := runnerOf(m.Value)
-	ds = append(ds, windowsCmdWrapper(in, name, m.Value, call, ok)...)
-	return append(ds, unpinnedPackages(name, call, ok)...)
+	ds = appendWindowsCmdWrapper(ds, in, name, m.Value, call, ok)
+	ds = appendUnpinnedPackages(ds, name, call, ok)
+	if len(ds) == 0 {
+		return nil
+	}
+	return slices.Clone(ds)
 }
 
 // projectMemoKey is the context of the memoised project rules: the

@@ -229,16 +229,15 @@ func pinExample(spec string, python bool) string {
 	return name + "@<version>"
 }
 
-// unpinnedPackages reports each package a runner fetches without a
-// pinned version. Hint: the entry works today; the reason is supply chain
+// appendUnpinnedPackages appends to ds a report of each package a runner
+// fetches without a pinned version. Hint: the entry works today; the reason is supply chain
 // and reproducibility, which the user may weigh differently.
 //
 // call and ok are runnerOf the entry (both rules of a runner read it).
-func unpinnedPackages(server string, call runnerCall, ok bool) []Diagnostic {
+func appendUnpinnedPackages(ds []Diagnostic, server string, call runnerCall, ok bool) []Diagnostic {
 	if !ok {
-		return nil
+		return ds
 	}
-	var ds []Diagnostic
 	for _, p := range call.pkgs {
 		if !unpinned(p.Str, call.python) {
 			continue
@@ -284,32 +283,32 @@ func isNodeShim(call runnerCall) bool {
 // cross-spawn (the MCP SDK's stdio transport) or a shell do not need it.
 var windowsCmdTools = map[registry.ToolID]bool{"claude-code": true}
 
-// windowsCmdWrapper reports npx (and the other npm-installed runners) as
-// a command Claude Code cannot start on Windows. A project file is read
+// appendWindowsCmdWrapper appends to ds a report of npx (and the other
+// npm-installed runners) as a command Claude Code cannot start on Windows. A project file is read
 // on teammates' machines, any of which may run Windows, unless the
 // project says it is not used there (Config.NotOnWindows); a user or
 // managed file only on this machine, so only when it runs Windows.
 //
 // call and ok are runnerOf the entry.
-func windowsCmdWrapper(in FileInput, server string, entry *jsonc.Node, call runnerCall, ok bool) []Diagnostic {
+func appendWindowsCmdWrapper(ds []Diagnostic, in FileInput, server string, entry *jsonc.Node, call runnerCall, ok bool) []Diagnostic {
 	if in.Config.NotOnWindows || in.Kind.Scope != registry.ScopeProject && !in.Config.OnWindows {
-		return nil
+		return ds
 	}
 	read := false // by a tool that needs the wrapper
 	for i := range in.Kind.Readers {
 		read = read || windowsCmdTools[in.Kind.Readers[i].Tool]
 	}
 	if !read {
-		return nil
+		return ds
 	}
 	if !ok || call.wrapped || !isNodeShim(call) || call.program.Parent != entry {
-		return nil // wrapped already, an .exe, or OpenCode's array (not Claude Code's)
+		return ds // wrapped already, an .exe, or OpenCode's array (not Claude Code's)
 	}
 	who := "a teammate's Claude Code on Windows"
 	if in.Kind.Scope != registry.ScopeProject {
 		who = "Claude Code on this Windows machine"
 	}
-	return []Diagnostic{{
+	return append(ds, Diagnostic{
 		Span: call.program.Span, Severity: SeverityInformation, Code: CodeWindowsCmdWrapper,
 		Message: who + " cannot start " + semQuote(call.program.Str) +
 			", a batch script there, without cmd /c (\"windows\": false in " + ProjectConfigName + " if nobody uses Windows)",
@@ -319,5 +318,5 @@ func windowsCmdWrapper(in FileInput, server string, entry *jsonc.Node, call runn
 			// "cmd" does not exist for a teammate on macOS or Linux.
 			Safe: in.Kind.Scope != registry.ScopeProject,
 		}},
-	}}
+	})
 }

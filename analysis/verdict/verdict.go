@@ -313,6 +313,7 @@ func OfAll(c *Cache, reg *registry.Registry, rs []*registry.Reader, e Entry, out
 	// A flight may have landed between the lookup and the lock.
 	c.verdicts.getAll(h, ks, e.Name, e.Text, out)
 	mine := 0
+	var slab []flight // this call's flights, one allocation for the entry
 	for i := range rs {
 		if out[i] != nil {
 			continue
@@ -327,7 +328,11 @@ func OfAll(c *Cache, reg *registry.Registry, rs []*registry.Reader, e Entry, out
 			how[i], flights[i] = judgeWait, f
 			continue
 		}
-		f := &flight{name: e.Name, text: text}
+		if slab == nil {
+			slab = make([]flight, 0, len(rs)-i)
+		}
+		slab = append(slab, flight{name: e.Name, text: text})
+		f := &slab[len(slab)-1]
 		f.done.Add(1)
 		if c.flights == nil {
 			c.flights = map[flightKey]*flight{}
