@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -28,13 +29,27 @@ func FuzzRead(f *testing.F) {
 		frame(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":""}}`),
 		"Content-Type: x\r\n\r\n{}Content-Length: 2\r\n\r\n{}",
 		frame(strings.Repeat("[", 600)),
+		frame(`{"jsonrpc":"2.0","method":"m","params":{"t":"`+strings.Repeat("a", 300)+`"}}`) +
+			frame(`{"jsonrpc":"2.0","id":1,"method":"x","params":{"t":"b"}}`) + frame(`{"jsonrpc":"2.0","method":"m","params":[1]}`),
 	} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := &pipe{in: strings.NewReader(string(data))}
-		s := New(p, Options{MaxMessageBytes: 1 << 16})
+		// Notifications of method m are predecoded, so their bodies are
+		// read into again (Stream.spare): no message already handed out
+		// may change.
+		s := New(p, Options{MaxMessageBytes: 1 << 16, Predecode: map[string]func([]byte) (any, error){
+			"m": func(params []byte) (any, error) {
+				if !json.Valid(params) {
+					return nil, errors.New("not JSON")
+				}
+				return string(params), nil
+			},
+		}})
 		var err error
+		var msgs []jsonrpc2.Message
+		var params []string
 		reads := 0
 		for ; reads <= len(data); reads++ {
 			var m jsonrpc2.Message
@@ -44,9 +59,16 @@ func FuzzRead(f *testing.F) {
 			if m == nil {
 				t.Fatal("nil message without an error")
 			}
+			msgs = append(msgs, m)
+			params = append(params, string(messageParams(m)))
 		}
 		if err != io.EOF && err != io.ErrUnexpectedEOF {
 			t.Fatalf("after %d messages: error %v, want EOF", reads, err)
+		}
+		for i, m := range msgs {
+			if got := string(messageParams(m)); got != params[i] {
+				t.Fatalf("message %d's params changed after later reads: %q, was %q", i, got, params[i])
+			}
 		}
 		outputFrames(t, p.out.Bytes())
 	})
@@ -144,4 +166,15 @@ func wellFormedRequest(body []byte) bool {
 		}
 	}
 	return true
+}
+
+// messageParams returns the params of a call or a notification, or nil.
+func messageParams(m jsonrpc2.Message) json.RawMessage {
+	switch m := m.(type) {
+	case *jsonrpc2.Call:
+		return m.Params()
+	case *jsonrpc2.Notification:
+		return m.Params()
+	}
+	return nil
 }
