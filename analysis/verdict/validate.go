@@ -323,11 +323,20 @@ func schemaBadValue(s *jsonschema.Schema, keyword string, entry, n *jsonc.Node, 
 // type's value. allowedHere overrides the dialect's list of types.
 func schemaUnknownType(dialect string, v *jsonc.Node, allowedHere []string) Problem {
 	vals := allowedHere
+	var data map[string]any
 	if vals == nil {
+		if f := factsOf(dialect); f != nil {
+			// The same for every entry of the dialect (a 1,000-server
+			// file read by a tool that does not know its type has a
+			// thousand of these), and read-only: shared.
+			data = f.unknownTypeData
+		}
 		vals = TypeValues(dialect)
 	}
-	p := Problem{Code: CodeUnknownServerType, Span: Widen(v), Loc: "/type", Field: "type",
-		Data: map[string]any{"field": "type", "validValues": vals}}
+	if data == nil {
+		data = map[string]any{"field": "type", "validValues": vals}
+	}
+	p := Problem{Code: CodeUnknownServerType, Span: Widen(v), Loc: "/type", Field: "type", Data: data}
 	if v.Kind == jsonc.String {
 		p.Detail = "unknown type " + quote.String(v.Str)
 		if len(v.Str) > 40 {
@@ -599,6 +608,9 @@ func schemaIsServerDef(dialect string, branch *jsonschema.Schema) bool {
 type schemaDialectFacts struct {
 	types []string            // valid values of a server's type
 	keys  map[string][]string // server shape -> its keys
+	// unknownTypeData is the Data of an unknown type's problem
+	// (schemaUnknownType), the same for every entry: read-only.
+	unknownTypeData map[string]any
 }
 
 // schemaFacts are each dialect's facts, computed on first use one dialect
@@ -633,6 +645,7 @@ func dialectFacts(d string, defs []string) *schemaDialectFacts {
 	if s, err := schemas.Branch(d, "server"); err == nil && s.Properties["type"] != nil {
 		df.types = schemaAllowed(s.Properties["type"])
 	}
+	df.unknownTypeData = map[string]any{"field": "type", "validValues": df.types}
 	return df
 }
 
