@@ -137,6 +137,13 @@ type schemaCheck struct {
 	// noServers: the server entries are not subjects of this check (see
 	// newSchemaCheck).
 	noServers bool
+	// reuse says subjectStored may judge each subject in scratch, which
+	// the next subject reuses (judgeServers).
+	reuse   bool
+	scratch struct {
+		verdicts []schemaVerdict
+		list     []*schemaVerdict
+	}
 	// common is the last answer of commonTypes, with the dialects it is
 	// for.
 	common struct {
@@ -279,9 +286,20 @@ func (c *schemaCheck) subjectStored(sub *schemaSubject) (_, stored []Diagnostic)
 			return out, storedOrEmpty(ds)
 		}
 	}
-	// One allocation for the readers' verdicts, one for the list.
-	vs := make([]schemaVerdict, len(sub.readers))
-	sub.verdicts = slices.Grow(sub.verdicts, len(sub.readers))
+	// One allocation for the readers' verdicts, one for the list; none
+	// when the check judges one server after the other (judgeServers):
+	// nothing the reconciliation makes holds them, and the next server
+	// reuses them.
+	var vs []schemaVerdict
+	if c.reuse && len(sub.verdicts) == 0 {
+		vs = slices.Grow(c.scratch.verdicts[:0], len(sub.readers))[:len(sub.readers)]
+		clear(vs)
+		sub.verdicts = slices.Grow(c.scratch.list[:0], len(sub.readers))
+		c.scratch.verdicts, c.scratch.list = vs, sub.verdicts
+	} else {
+		vs = make([]schemaVerdict, len(sub.readers))
+		sub.verdicts = slices.Grow(sub.verdicts, len(sub.readers))
+	}
 	var judgedStore [4]*verdict.Verdict
 	judged := judgedStore[:0]
 	if len(sub.readers) > len(judgedStore) {

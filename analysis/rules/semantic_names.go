@@ -54,6 +54,9 @@ func (c *semantic) nameRule(e *semEntry, code string) {
 type semNames struct {
 	reserved, forbidden semVerdicts
 	chars               []string // the forbidden characters, quoted
+	// store holds reserved and forbidden for up to four readers, with
+	// the entry (semEntry.namesStore).
+	store [8]semVerdict
 }
 
 // nameVerdicts asks every reader of e what it makes of e's name.
@@ -61,7 +64,10 @@ func (c *semantic) nameVerdicts(e *semEntry) *semNames {
 	name := e.s.Name
 	out := &e.namesStore
 	*out = semNames{}
-	both := make(semVerdicts, 0, 2*len(e.readers)) // one allocation for the two lists
+	both := semVerdicts(out.store[:0]) // the two lists, in one allocation when they do not fit
+	if 2*len(e.readers) > len(out.store) {
+		both = make(semVerdicts, 0, 2*len(e.readers))
+	}
 	out.reserved, out.forbidden = both[:0:len(e.readers)], both[len(e.readers):len(e.readers)]
 	for _, r := range e.readers {
 		t := c.tool(r)
