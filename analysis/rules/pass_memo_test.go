@@ -10,8 +10,9 @@ import (
 )
 
 // TestServersJudgedAloneAsInALargeFile: what the schema and semantic
-// checks keep for a pass (commonTypes, commonType) must not carry one
-// server's answer over to another. Every server of a large file, made of
+// checks keep for a pass (commonTypes, commonType) or reuse from one
+// server to the next (the verdicts' scratch, the semantic entry) must
+// not carry one server's answer over to another. Every server of a large file, made of
 // shapes and type spellings that differ in what those answers depend on
 // (readers, type, url or command), gets the findings it gets alone in a
 // file, moved to where it is.
@@ -32,6 +33,11 @@ func TestServersJudgedAloneAsInALargeFile(t *testing.T) {
 		`{"type": "stdio", "command": "uvx", "args": ["pkg"]}`,
 		`{"type": "bogus", "url": "https://g.example/mcp"}`,
 		`{"type": "local", "url": "https://h.example/mcp"}`,
+		`{"command": 1}`,
+		`{"command": "npx", "args": "not-an-array", "env": {"A": 1}}`,
+		`{"type": "http", "url": 5, "headers": []}`,
+		`{"command": "x", "foo": true, "transport": "stdio"}`,
+		`{"type": "stdio", "command": "npx", "args": ["-y", "@a/b"], "cwd": 3}`,
 	}
 	// Many servers, so that the file's first analysis splits them across
 	// both cores (judgeEntries), each body more than once and in an
