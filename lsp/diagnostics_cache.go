@@ -39,16 +39,14 @@ type diagnosticCache struct {
 	// copy. tails[i] is last[i]'s tail.
 	last  []protocol.Diagnostic
 	tails [][]byte
-	// The publication prepared, besides its tails: its params up to the
-	// array (head), each diagnostic's opening and range
-	// (ranges[ends[i-1]:ends[i]]), and the size of its params.
-	head   []byte
-	ranges []byte
-	ends   []uint32
-	size   int
+	// The publication prepared, besides its diagnostics' ranges and
+	// tails: its params up to the array (head), and the size of its
+	// params.
+	head []byte
+	size int
 
-	// sums[i] is the hash of tails[i]; hashed, the hashes hashed into
-	// the publication's.
+	// sums[i] is the hash of tails[i]; hashed, the tails' hashes and the
+	// ranges hashed into the publication's.
 	sums   []uint64
 	hashed []byte
 
@@ -77,7 +75,7 @@ const slabSize = 64 << 10
 // (writeParams), reusing the tails of the previous call's diagnostics
 // where they are unchanged, and returns a hash of its diagnostics' JSON
 // array (publicationSeed): of each tail's hash, kept with it, and of the
-// ranges.
+// numbers of the ranges.
 func (c *diagnosticCache) prepare(p publication) uint64 {
 	ds := p.diags
 	c.head = appendPublicationHead(c.head[:0], p.uri, p.version)
@@ -113,25 +111,21 @@ func (c *diagnosticCache) prepare(p publication) uint64 {
 		sums[i] = maphash.Bytes(publicationSeed, next[i])
 		c.encoded++
 	}
-	c.ranges = slices.Grow(c.ranges[:0], 72*len(ds))
-	c.ends = slices.Grow(c.ends[:0], len(ds))[:len(ds)]
+	// The ranges are written as they go (writeParams): here only their
+	// size, and their numbers beside the tails' hashes.
 	size := len(c.head) + 2 + 1 // the array's brackets, the params' brace
+	c.hashed = slices.Grow(c.hashed[:0], 24*len(ds))
 	for i := range ds {
-		from := len(c.ranges)
+		r := ds[i].Range
 		if i > 0 {
-			c.ranges = append(c.ranges, ',')
+			size++
 		}
-		c.ranges = append(c.ranges, `{"range":`...)
-		c.ranges = appendRange(c.ranges, ds[i].Range)
-		c.ends[i] = uint32(len(c.ranges))
-		size += len(c.ranges) - from + len(next[i])
+		size += len(rangeKey) + rangeSize(r) + len(next[i])
+		c.hashed = binary.LittleEndian.AppendUint64(c.hashed, sums[i])
+		c.hashed = binary.LittleEndian.AppendUint64(c.hashed, uint64(r.Start.Line)<<32|uint64(r.Start.Character))
+		c.hashed = binary.LittleEndian.AppendUint64(c.hashed, uint64(r.End.Line)<<32|uint64(r.End.Character))
 	}
 	c.size = size
-	c.hashed = slices.Grow(c.hashed[:0], 8*len(sums)+8)
-	for _, h := range sums {
-		c.hashed = binary.LittleEndian.AppendUint64(c.hashed, h)
-	}
-	c.hashed = binary.LittleEndian.AppendUint64(c.hashed, maphash.Bytes(publicationSeed, c.ranges))
 	// The tails before are the spare for the next call: the slabs they
 	// hold are let go.
 	old := c.tails
@@ -146,14 +140,36 @@ func (c *diagnosticCache) prepare(p publication) uint64 {
 func (c *diagnosticCache) writeParams(w *bufio.Writer) error {
 	w.Write(c.head)
 	w.WriteByte('[')
-	from := uint32(0)
 	for i, t := range c.tails {
-		w.Write(c.ranges[from:c.ends[i]])
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.WriteString(rangeKey)
+		w.Write(appendRange(w.AvailableBuffer(), c.last[i].Range))
 		w.Write(t)
-		from = c.ends[i]
 	}
 	w.WriteByte(']')
 	return w.WriteByte('}')
+}
+
+// rangeKey opens a diagnostic's JSON, up to its range.
+const rangeKey = `{"range":`
+
+// rangeSize is the size of r's JSON (appendRange).
+func rangeSize(r protocol.Range) int {
+	return len(`{"start":{"line":,"character":},"end":{"line":,"character":}}`) +
+		decimalDigits(r.Start.Line) + decimalDigits(r.Start.Character) +
+		decimalDigits(r.End.Line) + decimalDigits(r.End.Character)
+}
+
+// decimalDigits is the number of digits of n in decimal.
+func decimalDigits(n uint32) int {
+	d := 1
+	for n >= 10 {
+		n /= 10
+		d++
+	}
+	return d
 }
 
 // diagnosticSizeHint is about the size of d's JSON, a little more rather

@@ -197,3 +197,18 @@ func rpcstreamNotification(method string, params []byte) ([]byte, error) {
 	}
 	return json.Marshal(n)
 }
+
+// TestRangeSize: the size announced for a range's JSON is the size
+// appendRange writes, for numbers of every length.
+func TestRangeSize(t *testing.T) {
+	for _, n := range []uint32{0, 1, 9, 10, 99, 100, 12345, 999999999, 1000000000, 4294967295} {
+		for _, r := range []protocol.Range{
+			{Start: protocol.Position{Line: n, Character: 0}, End: protocol.Position{Line: n, Character: n}},
+			{Start: protocol.Position{Line: 3, Character: n}, End: protocol.Position{Line: n / 7, Character: 11}},
+		} {
+			if got, want := rangeSize(r), len(appendRange(nil, r)); got != want {
+				t.Errorf("rangeSize(%v) = %d, appendRange writes %d bytes", r, got, want)
+			}
+		}
+	}
+}
