@@ -31,7 +31,13 @@ var errSlowPath = errors.New("params need the ordinary decoder")
 // validates) in microseconds. Anything unusual (a NUL escape, which the
 // placeholders use, invalid UTF-8, a lone surrogate) returns errSlowPath.
 func decodeDidChange(params []byte) (any, error) {
-	skel, big, err := skeleton(params)
+	return decodeDidChangeWith(params, unquote)
+}
+
+// decodeDidChangeWith is decodeDidChange with big strings unescaped by
+// decode (unquote, or a textReuse's).
+func decodeDidChangeWith(params []byte, decode func(b []byte, i int) (string, int, error)) (any, error) {
+	skel, big, err := skeleton(params, decode)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +63,7 @@ func decodeDidChange(params []byte) (any, error) {
 // second of CPU on the way to that file's first diagnostics on the
 // shared machine, its largest single cost before the analysis).
 func decodeDidOpen(params []byte) (any, error) {
-	skel, big, err := skeleton(params)
+	skel, big, err := skeleton(params, unquote)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +84,7 @@ func decodeDidOpen(params []byte) (any, error) {
 // skeleton returns params with every string of bigString bytes or more
 // replaced by a placeholder ("\u0000" and its index), and those strings
 // unescaped (unquote), in order.
-func skeleton(params []byte) ([]byte, []string, error) {
+func skeleton(params []byte, decode func(b []byte, i int) (string, int, error)) ([]byte, []string, error) {
 	var big []string
 	skel := make([]byte, 0, 256)
 	for i := 0; i < len(params); {
@@ -100,7 +106,7 @@ func skeleton(params []byte) ([]byte, []string, error) {
 			i = end + 1
 			continue
 		}
-		s, end, err := unquote(params, start+1)
+		s, end, err := decode(params, start+1)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -173,10 +179,26 @@ func specials(w uint64) uint64 {
 // so one buffer of the raw length holds the result (and the overhang of
 // the last word copied), and the string shares its memory.
 func unquote(b []byte, i int) (string, int, error) {
+	return unquoteMarking(b, i, nil)
+}
+
+// unquoteMarking is unquote, appending to marks, when not nil, a safe
+// point about every markEvery bytes (see textReuse).
+func unquoteMarking(b []byte, i int, marks *[]textMark) (string, int, error) {
 	out := make([]byte, len(b)-i)
 	k := 0 // bytes decoded into out
 	j := i
+	next := markEvery
+	if marks == nil {
+		next = len(b) // never
+	}
 	for {
+		// Here j is between two characters or escapes: no state but j
+		// and k carries on.
+		if j-i >= next {
+			*marks = append(*marks, textMark{raw: j - i, text: k})
+			next += markEvery
+		}
 		if j+8 <= len(b) {
 			// k+8 <= len(out) here, as k <= j-i.
 			w := binary.LittleEndian.Uint64(b[j:])

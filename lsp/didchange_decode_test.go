@@ -1,11 +1,13 @@
 package lsp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -165,11 +167,29 @@ func BenchmarkDecodeDidChange(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.SetBytes(int64(len(raw)))
-	for b.Loop() {
-		if _, err := decodeDidChange(raw); err != nil {
-			b.Fatal(err)
+	b.Run("whole", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := decodeDidChange(raw); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
+	// As the server decodes a keystroke's full text: from the previous
+	// one's (textReuse), here a character typed in the middle of the
+	// text, in turn one of two.
+	mid := bytes.Index(raw, []byte("server-00500"))
+	two := [2][]byte{raw, append(append(slices.Clone(raw[:mid]), 'x'), raw[mid:]...)}
+	b.Run("reusing", func(b *testing.B) {
+		var reuse textReuse
+		for i := 0; b.Loop(); i++ {
+			if _, err := reuse.decodeDidChange(two[i%2]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if reuse.reused < b.N-1 {
+			b.Fatalf("%d of %d decoded from the previous text", reuse.reused, b.N)
+		}
+	})
 }
 
 // FuzzDecodeDidChange: whatever the params, the fast decoder gives what
@@ -207,6 +227,17 @@ func FuzzDecodeDidChange(f *testing.F) {
 			t.Fatalf("decoded params encoding/json refuses (%v)", wantErr)
 		case !reflect.DeepEqual(got, &want):
 			t.Fatalf("decodeDidChange differs from encoding/json:\n%+v\n%+v", got, &want)
+		}
+		// Decoded from a previous text (textReuse) that shares its start
+		// and end with this one, the same value or the same refusal.
+		var reuse textReuse
+		prev := bytes.Replace(params, []byte(pad), []byte(pad[:len(pad)/2]+`\n\"x\"`+pad[len(pad)/2:]), 1)
+		if _, err := reuse.decodeDidChange(prev); err != nil && !bytes.Equal(prev, params) {
+			return
+		}
+		again, err2 := reuse.decodeDidChange(params)
+		if (err2 == nil) != (err == nil) || err == nil && !reflect.DeepEqual(again, got) {
+			t.Fatalf("from the previous text: %v, %v; want %v, %v", again, err2, got, err)
 		}
 	})
 }

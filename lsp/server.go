@@ -173,7 +173,7 @@ func Run(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		OnRefused:    s.refused,
 		InputWaiting: opts.InputWaiting,
 		Predecode: map[string]func([]byte) (any, error){
-			protocol.MethodTextDocumentDidChange: decodeDidChange,
+			protocol.MethodTextDocumentDidChange: new(textReuse).decodeDidChange,
 			protocol.MethodTextDocumentDidOpen:   decodeDidOpen,
 		},
 	})
