@@ -212,3 +212,38 @@ func TestRangeSize(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagnosticCacheBeyondItsHeads: findings of more distinct heads
+// (severity, code, code description, source) than a cache keeps are
+// encoded byte for byte as afresh, in a first publication and when moved.
+func TestDiagnosticCacheBeyondItsHeads(t *testing.T) {
+	var ds []protocol.Diagnostic
+	for i := range maxHeads + 100 {
+		code := fmt.Sprintf("rule-%d", i)
+		ds = append(ds, protocol.Diagnostic{
+			Range:           protocol.Range{Start: protocol.Position{Line: uint32(i)}, End: protocol.Position{Line: uint32(i), Character: 3}},
+			Severity:        protocol.DiagnosticSeverity(1 + i%4),
+			Code:            code,
+			CodeDescription: &protocol.CodeDescription{Href: uri.URI(ruleDocURL(code))},
+			Source:          "mcp-lsp",
+			Message:         fmt.Sprintf("finding %d", i),
+		})
+	}
+	var c framer
+	for step := range 2 {
+		if step == 1 {
+			ds = slices.Clone(ds)
+			for i := range ds {
+				ds[i].Range.Start.Line += 2
+				ds[i].Range.End.Line += 2
+			}
+		}
+		want := appendPublishParams(nil, publishParams{URI: "file:///a", Diagnostics: ds})
+		if _, params, _ := c.frame(t, publication{uri: "file:///a", diags: ds}); !bytes.Equal(params, want) {
+			t.Errorf("step %d: params differ from a fresh encoding:\n got %.300s\nwant %.300s", step, params, want)
+		}
+	}
+	if len(c.heads) != maxHeads {
+		t.Errorf("%d heads kept, want %d", len(c.heads), maxHeads)
+	}
+}

@@ -49,6 +49,13 @@ func appendDiagnostic(b []byte, d *protocol.Diagnostic) []byte {
 // and including its closing brace: the part an edit elsewhere in the file
 // leaves as it was (diagnosticCache).
 func appendDiagnosticTail(b []byte, d *protocol.Diagnostic) []byte {
+	return appendDiagnosticRest(appendDiagnosticHead(b, d), d)
+}
+
+// appendDiagnosticHead appends the start of d's tail, before its
+// message: its severity, code, code description and source, the same
+// for every finding of a rule (diagnosticCache keeps each once).
+func appendDiagnosticHead(b []byte, d *protocol.Diagnostic) []byte {
 	if d.Severity != 0 {
 		b = append(b, `,"severity":`...)
 		b = appendJSONFloat(b, float64(d.Severity))
@@ -66,6 +73,11 @@ func appendDiagnosticTail(b []byte, d *protocol.Diagnostic) []byte {
 		b = append(b, `,"source":`...)
 		b = appendJSONString(b, d.Source)
 	}
+	return b
+}
+
+// appendDiagnosticRest appends the rest of d's tail, from its message on.
+func appendDiagnosticRest(b []byte, d *protocol.Diagnostic) []byte {
 	b = append(b, `,"message":`...)
 	b = appendJSONString(b, d.Message)
 	if len(d.Tags) > 0 {
