@@ -115,14 +115,32 @@ func (r *textReuse) reuse(cur []byte) (text string, end int, marks []textMark, o
 	out = append(out, between...)
 	out = append(out, r.text[to.text:]...)
 	textDelta := len(between) - (to.text - from.text)
+	// The new text's marks: the previous ones before the change, those
+	// of the bytes between, and the previous ones after it, moved; one
+	// closer than half markEvery to the one before is left out, so that
+	// edit after edit at the same place does not pile them up, but the
+	// last, the closing quote, is always kept.
 	marks = make([]textMark, 0, p+1+len(inner)+len(r.marks)-s)
-	marks = append(marks, r.marks[:p+1]...)
+	add := func(m textMark) {
+		if n := len(marks); n == 0 || m.raw >= marks[n-1].raw+markEvery/2 {
+			marks = append(marks, m)
+		}
+	}
+	for _, m := range r.marks[:p+1] {
+		add(m)
+	}
 	for _, m := range inner {
-		marks = append(marks, textMark{raw: from.raw + m.raw, text: from.text + m.text})
+		add(textMark{raw: from.raw + m.raw, text: from.text + m.text})
 	}
-	for _, m := range r.marks[s:] {
-		marks = append(marks, textMark{raw: m.raw + delta, text: m.text + textDelta})
+	last := len(r.marks) - 1
+	for _, m := range r.marks[s:last] {
+		add(textMark{raw: m.raw + delta, text: m.text + textDelta})
 	}
+	closing := textMark{raw: r.marks[last].raw + delta, text: r.marks[last].text + textDelta}
+	if n := len(marks); n > 0 && marks[n-1].raw >= closing.raw {
+		marks = marks[:n-1]
+	}
+	marks = append(marks, closing)
 	return unsafe.String(unsafe.SliceData(out), len(out)), r.end + delta, marks, true
 }
 

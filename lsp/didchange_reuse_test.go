@@ -81,6 +81,7 @@ func TestTextReuseIsUnquote(t *testing.T) {
 		if reuse.reused > hits {
 			reused++
 		}
+		checkMarks(t, &reuse)
 	}
 	if fast < 200 || reused < fast/2 {
 		t.Errorf("%d of 400 texts decoded, %d from the previous one; want 200 or more, half of them", fast, reused)
@@ -107,4 +108,48 @@ func brief(v any) string {
 		return "text of " + itoa(len(t)) + " bytes: " + t[:min(40, len(t))]
 	}
 	return "nil"
+}
+
+// checkMarks fails unless r's marks increase, end at the closing quote,
+// and are no more than about two per markEvery bytes.
+func checkMarks(t *testing.T, r *textReuse) {
+	t.Helper()
+	ms := r.marks
+	if len(ms) == 0 || ms[len(ms)-1].raw != r.end || ms[len(ms)-1].text != len(r.text) {
+		t.Fatalf("marks %v do not end at the closing quote %d", ms, r.end)
+	}
+	for i := 1; i < len(ms); i++ {
+		if ms[i].raw <= ms[i-1].raw || ms[i].text < ms[i-1].text {
+			t.Fatalf("marks out of order: %v, %v", ms[i-1], ms[i])
+		}
+	}
+	if limit := 2*r.end/markEvery + 2; len(ms) > limit {
+		t.Fatalf("%d marks for %d bytes", len(ms), r.end)
+	}
+}
+
+// TestTextReuseTypingAtTheEnd: a space typed and deleted again and
+// again at the end of a large text (an editor adding white space), and
+// one character typed in its middle, are each decoded from the previous
+// text, and the marks do not pile up at the place of the change (they
+// once doubled per edit there, until the server ran out of memory).
+func TestTextReuseTypingAtTheEnd(t *testing.T) {
+	text := strings.Repeat(`    \"server\": {\"command\": \"npx\", \"args\": [\"-y\", \"é\"]},\n`, 3000)
+	var reuse textReuse
+	for i := range 600 {
+		edited := text + strings.Repeat(" ", i%2+1)
+		if i%3 == 0 {
+			edited = text[:len(text)/2] + strings.Repeat("x", i%5) + text[len(text)/2:]
+		}
+		params := []byte(`{"textDocument":{"uri":"file:///a","version":` + itoa(i+2) + `},"contentChanges":[{"text":"` + edited + `"}]}`)
+		got, err := reuse.decodeDidChange(params)
+		want, wantErr := decodeDidChange(params)
+		if err != nil || wantErr != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("edit %d: %v, %v", i, err, wantErr)
+		}
+		checkMarks(t, &reuse)
+	}
+	if reuse.reused < 590 {
+		t.Errorf("%d of 600 edits decoded from the previous text", reuse.reused)
+	}
 }
