@@ -684,7 +684,7 @@ type judged struct {
 // judgeServers runs the schema and the semantic rules on the servers
 // units[misses], into out (parallel to misses), with sem's state.
 func judgeServers(in FileInput, sem *semantic, units []entryUnit, misses []int, out []judged, answers *machineAnswers) {
-	sc := &schemaCheck{in: in, f: in.Parsed, reuse: true}
+	sc := &schemaCheck{in: in, f: in.Parsed, reuse: true, typeRule: slices.Contains(entryChecks, typeNotAcceptedCheck)}
 	semAt := make([]int, len(misses)+1)
 	var log *machineLog
 	if in.Resolver != nil {

@@ -139,8 +139,13 @@ type schemaCheck struct {
 	noServers bool
 	// reuse says subjectStored may judge each subject in scratch, which
 	// the next subject reuses (judgeServers).
-	reuse   bool
-	scratch struct {
+	reuse bool
+	// typeRule says type-not-accepted judges every server subject too,
+	// with the same readers, and its findings are merged with these
+	// before the generic duplicates are dropped (judgeServers): an unknown
+	// type it reports on is not built (unknownTypeReported).
+	typeRule bool
+	scratch  struct {
 		verdicts []schemaVerdict
 		list     []*schemaVerdict
 	}
@@ -344,6 +349,9 @@ func (c *schemaCheck) subjectMemoKey(sub *schemaSubject) (k entryMemoKey, ok boo
 		var b []byte
 		for _, r := range sub.readers {
 			b = appendReaderKey(b, r)
+		}
+		if c.typeRule {
+			b = append(b, "|typeRule"...) // findings without those it drops
 		}
 		ctx = string(b)
 		if c.memoCtx == nil {

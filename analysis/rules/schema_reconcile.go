@@ -75,7 +75,9 @@ func (c *schemaCheck) reconcile(sub *schemaSubject) []Diagnostic {
 		case CodeUnknownKey:
 			ds = append(ds, c.unknownKey(sub, g))
 		case CodeUnknownServerType:
-			ds = append(ds, c.unknownType(sub, g))
+			if !c.unknownTypeReported(sub, g) {
+				ds = append(ds, c.unknownType(sub, g))
+			}
 		default:
 			ds = append(ds, c.rejected(sub, g))
 		}
@@ -138,6 +140,19 @@ func (c *schemaCheck) unknownType(sub *schemaSubject, g *schemaGroup) Diagnostic
 		extra[FixKey] = Fix{Kind: FixReplaceValue, Key: "type", Value: suggestion}
 	}
 	return Diagnostic{Span: g.span, Severity: schemaSeverity(g), Code: g.code, Message: msg, Data: c.withLoadedBy(g, c.data(sub, g.reporters, extra))}
+}
+
+// unknownTypeReported says whether type-not-accepted reports on g's span
+// of a server subject beside this check (typeRule): a generic finding on
+// a specific one's span is dropped (dropGenericDuplicates, blockOrder),
+// so g's is not built. The rule's own decision (typeNotAcceptedOn) on the
+// verdicts it reads, the same as the subject's.
+func (c *schemaCheck) unknownTypeReported(sub *schemaSubject, g *schemaGroup) bool {
+	if !c.typeRule || sub.member == nil || g.onName || len(sub.verdicts) != len(sub.readers) {
+		return false
+	}
+	m := typeNotAcceptedOn(sub.value, sub.readers, func(i int) string { return sub.verdicts[i].def })
+	return m != nil && m.Value.Span == g.span
 }
 
 // commonTypes are the types every reader of the subject knows, in the

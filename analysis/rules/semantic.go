@@ -55,7 +55,7 @@ var semanticRules = []Rule{
 	{CodeCommandForm, SeverityError, "`command` in another tool's form: OpenCode wants one array (program and arguments), the others a string plus `args`.", entryCheck((*semantic).commandForm)},
 	{CodeMissingURL, SeverityError, "A remote server without `url`; the tools skip it (OpenCode refuses the whole configuration).", entryCheck((*semantic).missingURL)},
 	{CodeMissingType, SeverityError, "A server without `type` where a tool needs it: Claude Code reads a url-only entry as stdio and skips it; OpenCode always requires `type`.", entryCheck((*semantic).missingTypeRule)},
-	{CodeTypeNotAccepted, SeverityError, "A `type` value some reader does not know (another tool's spelling such as `local`, a different case, `ws` for Copilot CLI).", entryCheck((*semantic).typeNotAccepted)},
+	{CodeTypeNotAccepted, SeverityError, "A `type` value some reader does not know (another tool's spelling such as `local`, a different case, `ws` for Copilot CLI).", typeNotAcceptedCheck},
 	{CodeInvalidURL, SeverityError, "A `url` a tool rejects (Copilot CLI parses it before expanding variables); a warning where the tools accept it but it is not an http(s) URL.", entryCheck((*semantic).invalidURL)},
 	{CodeForeignKey, SeverityError, "A key spelled as in another tool's format (`env`/`environment`, `args` in OpenCode, `transport`, `serverUrl`): an error where a reader rejects it, else a warning (silently ignored).", entryCheck((*semantic).foreignKeys)},
 	{CodeWrongServerMapKey, SeverityError, "The servers sit under another tool's top-level key (`servers`, `mcpServers`, `mcp`); a warning when the right key exists too, a hint for VS Code's deprecated `mcpServers`.", semCheck((*semantic).wrongMapKeys)},

@@ -77,24 +77,17 @@ func semTypeClass(v string) string {
 // skips "local" (verified), Copilot CLI skips "ws" (verified), OpenCode
 // refuses "stdio" (verified).
 func (c *semantic) typeNotAccepted(e *semEntry) {
-	m := e.s.Field("type")
-	if m == nil || m.Value.Kind != jsonc.String {
-		return // absent (missing-type), or not a string (a schema error)
+	m := typeNotAcceptedOn(e.obj, e.readers, func(i int) string { return e.defs[i] })
+	if m == nil {
+		return
 	}
 	v := m.Value.Str
 	var vsStore [8]semVerdict // on the stack for a file kind's few readers
 	vs := semVerdicts(vsStore[:0])
 	for i, r := range e.readers {
-		o := outAccepted
-		if e.defs[i] == "" {
-			o = semRejects(r)
-		}
-		vs = append(vs, semVerdict{r, o})
+		vs = append(vs, semVerdict{r, typeOutcome(r, e.defs[i])})
 	}
-	sev, ok := vs.severity()
-	if !ok {
-		return
-	}
+	sev, _ := vs.severity()
 	repl := c.commonType(e, semTypeClass(v))
 	data := semData(e.s.Name, vs.readers(outSkipped, outRefused, outMayNotLoad), "field", "type", "value", v)
 	var fix string
@@ -126,6 +119,44 @@ func (c *semantic) typeNotAccepted(e *semEntry) {
 		Message:  semMessage(c.blame(e.s.Name, vs, ""), "unknown type "+semQuote(v), c.acceptors(vs), fix),
 		Data:     data,
 	})
+}
+
+// typeNotAcceptedCheck is type-not-accepted's check. The schema check asks
+// whether it runs (schemaCheck.typeRule).
+var typeNotAcceptedCheck = entryCheck((*semantic).typeNotAccepted)
+
+// typeNotAcceptedOn is type-not-accepted's decision on the definition obj
+// (an object the entry rules judge; nil for none) whose readers pick the
+// schema shapes def(i), "" for a reader that does not know its type: the
+// "type" member it reports on, nil when it reports nothing. A "type" that
+// is absent is missing-type's; one that is not a string, the schema's.
+// The schema check asks it too: its unknown-server-type on the same span
+// is a generic duplicate, dropped (dropGenericDuplicates), so it is not
+// built (schemaCheck.unknownTypeReported).
+func typeNotAcceptedOn(obj *jsonc.Node, readers []*registry.Reader, def func(i int) string) *jsonc.Member {
+	if obj == nil || obj.Kind != jsonc.Object {
+		return nil
+	}
+	m := obj.Get("type")
+	if m == nil || m.Value.Kind != jsonc.String {
+		return nil
+	}
+	for i, r := range readers {
+		if typeOutcome(r, def(i)) != outAccepted {
+			return m
+		}
+	}
+	return nil
+}
+
+// typeOutcome is what reader r does with an entry for which it picks the
+// schema shape def: it accepts it, or, not knowing the type (def ""),
+// does what it does with an entry it cannot read.
+func typeOutcome(r *registry.Reader, def string) semOutcome {
+	if def != "" {
+		return outAccepted
+	}
+	return semRejects(r)
 }
 
 // semKnownTypes lists a dialect's type spellings, for a message.
