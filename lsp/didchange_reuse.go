@@ -91,8 +91,50 @@ func (r *textReuse) reuse(cur []byte) (text string, end int, marks []textMark, o
 	if len(r.marks) == 0 {
 		return "", 0, nil, false
 	}
-	pre, suf := span.CommonEnds(r.raw, cur)
-	delta := len(cur) - len(r.raw)
+	// Compared with what follows it in the params (the same when the
+	// text is their last member), or else alone, up to its closing quote
+	// found in cur (a version number after it changes on every edit).
+	if text, end, marks, ok := r.reuseUpTo(cur, len(r.raw), len(cur)); ok {
+		return text, end, marks, ok
+	}
+	if e := r.closingIn(cur); e >= 0 {
+		return r.reuseUpTo(cur, r.end, e)
+	}
+	return "", 0, nil, false
+}
+
+// closingIn returns the offset in cur of a quote that is likely its
+// closing one, or -1: near where the change in length moves the previous
+// closing quote, one with the previous text's last bytes before it, or
+// else one with the first bytes of what followed it after it (a space
+// typed at the end changes the former, a version number the latter).
+// It need not be cur's closing quote: reuseUpTo decodes up to it only
+// where the bytes before it unescape to exactly there, and then it is.
+func (r *textReuse) closingIn(cur []byte) int {
+	const key, near = 16, 256
+	at := r.end + len(cur) - len(r.raw)
+	for _, k := range [2]struct{ before, after int }{{key, 1}, {0, key}} {
+		if r.end < k.before || len(r.raw) < r.end+k.after {
+			continue
+		}
+		want := r.raw[r.end-k.before : r.end+k.after]
+		for d := 0; d <= near; d++ {
+			for _, e := range [2]int{at - d, at + d} {
+				if e >= k.before && e+k.after <= len(cur) && cur[e] == '"' && string(cur[e-k.before:e+k.after]) == string(want) {
+					return e
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// reuseUpTo is reuse comparing r.raw[:prevLen] with cur[:curLen], which
+// include the closing quote (prevLen == len(r.raw)) or end just before
+// it.
+func (r *textReuse) reuseUpTo(cur []byte, prevLen, curLen int) (text string, end int, marks []textMark, ok bool) {
+	pre, suf := span.CommonEnds(r.raw[:prevLen], cur[:curLen])
+	delta := curLen - prevLen
 	// The last mark in the common prefix, or the start.
 	p := sort.Search(len(r.marks), func(k int) bool { return r.marks[k].raw > pre }) - 1
 	from := textMark{}
@@ -101,7 +143,7 @@ func (r *textReuse) reuse(cur []byte) (text string, end int, marks []textMark, o
 	}
 	// The first mark in the common suffix; the closing quote is the last
 	// mark, so if there is none the string's end changed.
-	s := sort.Search(len(r.marks), func(k int) bool { return r.marks[k].raw >= len(r.raw)-suf })
+	s := sort.Search(len(r.marks), func(k int) bool { return r.marks[k].raw >= prevLen-suf })
 	if s == len(r.marks) {
 		return "", 0, nil, false
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // TestTextReuseIsUnquote chains random edits of a large document sent
-// whole, escaped in every way JSON allows (\", \\, \/, \n, \uXXXX,
+// whole (the version before or after it in the params), escaped in every way JSON allows (\", \\, \/, \n, \uXXXX,
 // surrogate pairs, raw non-ASCII), now and then with what the fast
 // decoder refuses (a lone surrogate, a NUL escape, invalid UTF-8, a raw
 // control character, an unterminated escape); one textReuse decodes them
@@ -55,7 +55,7 @@ func TestTextReuseIsUnquote(t *testing.T) {
 			doc = slicesDeleteBad(doc, bad)
 		}
 		text := strings.Join(doc, "")
-		params := []byte(`{"textDocument":{"uri":"file:///a","version":` + itoa(step) + `},"contentChanges":[{"text":"` + text + `"}]}`)
+		params := didChangeJSON(text, step, step%2 == 0)
 		hits := reuse.reused
 		got, err := reuse.decodeDidChange(params)
 		want, wantErr := decodeDidChange(params)
@@ -131,8 +131,9 @@ func checkMarks(t *testing.T, r *textReuse) {
 // TestTextReuseTypingAtTheEnd: a space typed and deleted again and
 // again at the end of a large text (an editor adding white space), and
 // one character typed in its middle, are each decoded from the previous
-// text, and the marks do not pile up at the place of the change (they
-// once doubled per edit there, until the server ran out of memory).
+// text, the params' version before the text and then after it, and the
+// marks do not pile up at the place of the change (they once doubled per
+// edit there, until the server ran out of memory).
 func TestTextReuseTypingAtTheEnd(t *testing.T) {
 	text := strings.Repeat(`    \"server\": {\"command\": \"npx\", \"args\": [\"-y\", \"é\"]},\n`, 3000)
 	var reuse textReuse
@@ -141,7 +142,7 @@ func TestTextReuseTypingAtTheEnd(t *testing.T) {
 		if i%3 == 0 {
 			edited = text[:len(text)/2] + strings.Repeat("x", i%5) + text[len(text)/2:]
 		}
-		params := []byte(`{"textDocument":{"uri":"file:///a","version":` + itoa(i+2) + `},"contentChanges":[{"text":"` + edited + `"}]}`)
+		params := didChangeJSON(edited, i+2, i < 300)
 		got, err := reuse.decodeDidChange(params)
 		want, wantErr := decodeDidChange(params)
 		if err != nil || wantErr != nil || !reflect.DeepEqual(got, want) {
@@ -149,7 +150,22 @@ func TestTextReuseTypingAtTheEnd(t *testing.T) {
 		}
 		checkMarks(t, &reuse)
 	}
-	if reuse.reused < 590 {
+	// After the order changes, and where a space typed at the end also
+	// changes the text's last bytes with the version after it, the text
+	// is decoded whole.
+	if reuse.reused < 480 {
 		t.Errorf("%d of 600 edits decoded from the previous text", reuse.reused)
 	}
+}
+
+// didChangeJSON returns didChange params carrying text (escaped already)
+// and version: before the text, as most clients order them, or after it
+// (json.Marshal of a map sorts the keys).
+func didChangeJSON(text string, version int, versionFirst bool) []byte {
+	doc := `"textDocument":{"uri":"file:///a","version":` + itoa(version) + `}`
+	changes := `"contentChanges":[{"text":"` + text + `"}]`
+	if versionFirst {
+		return []byte("{" + doc + "," + changes + "}")
+	}
+	return []byte("{" + changes + "," + doc + "}")
 }
