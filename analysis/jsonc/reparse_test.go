@@ -395,3 +395,16 @@ func FuzzReparse(f *testing.F) {
 		}
 	})
 }
+
+// splice is Reparse's path for a change inside one value alone (nil where
+// it does not apply), for the tests that check which edits take it.
+func splice(old *File, src []byte) *File {
+	if old == nil || !old.parsed || old.Root == nil {
+		return nil
+	}
+	pre, suf := span.CommonEnds(old.Src, src)
+	if pre == len(old.Src) && pre == len(src) {
+		return nil
+	}
+	return spliceChange(old, src, pre, suf)
+}

@@ -274,10 +274,8 @@ func (n *Node) Member() *Member {
 	if n.Parent == nil || n.Parent.Kind != Object {
 		return nil
 	}
-	ms := n.Parent.Members()
-	if i := childIndex(len(ms), func(i int) span.Span { return ms[i].Span },
-		func(i int) bool { return ms[i].Key == n || ms[i].Value == n }, n.Span.Start); i >= 0 {
-		return ms[i]
+	if i := n.index(); i >= 0 {
+		return n.Parent.Members()[i]
 	}
 	return nil
 }
