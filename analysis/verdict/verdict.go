@@ -210,60 +210,12 @@ type Entry struct {
 
 // Of returns what reader r (of a file kind in reg) does with e, through the
 // cache c (nil: computed without caching). The result is shared: read only.
+// It is OfAll with one reader: one way of looking up, waiting for another
+// caller's judging (a flight) and storing.
 func Of(c *Cache, reg *registry.Registry, r *registry.Reader, e Entry) *Verdict {
-	if reg == nil {
-		reg = registry.Default()
-	}
-	if c == nil {
-		return judge(reg, r, e)
-	}
-	k := readerKey{reg: reg, effects: r.Effects, tool: r.Tool, dialect: r.Dialect, merged: e.Merged}
-	h := c.verdicts.hashOf(e.Text, e.Name)
-	if v, ok := c.verdicts.get(h, k, e.Name, e.Text); ok {
-		return v
-	}
-	fk := flightKey{h, k}
-	c.flightMu.Lock()
-	if f, ok := c.flights[fk]; ok {
-		if f.name != e.Name || f.text != view(e.Text) {
-			// Another entry with the same hash is being judged: this
-			// one is judged here, without a flight of its own.
-			c.flightMu.Unlock()
-			v := judge(reg, r, e)
-			c.judged.Add(1)
-			c.verdicts.put(h, k, e.Name, e.Text, v)
-			return v
-		}
-		c.flightMu.Unlock()
-		f.done.Wait()
-		if f.v != nil {
-			return f.v
-		}
-		return judge(reg, r, e)
-	}
-	// A flight may have landed between the lookup and the lock.
-	if v, ok := c.verdicts.get(h, k, e.Name, e.Text); ok {
-		c.flightMu.Unlock()
-		return v
-	}
-	f := &flight{name: e.Name, text: view(e.Text)}
-	f.done.Add(1)
-	if c.flights == nil {
-		c.flights = map[flightKey]*flight{}
-	}
-	c.flights[fk] = f
-	c.flightMu.Unlock()
-	defer func() {
-		c.flightMu.Lock()
-		delete(c.flights, fk)
-		c.flightMu.Unlock()
-		f.done.Done()
-	}()
-	v := judge(reg, r, e)
-	c.judged.Add(1)
-	c.verdicts.put(h, k, e.Name, e.Text, v)
-	f.v = v
-	return v
+	var out [1]*Verdict
+	OfAll(c, reg, []*registry.Reader{r}, e, out[:])
+	return out[0]
 }
 
 // OfAll sets out[i] to Of(c, reg, rs[i], e) for every reader of rs (out

@@ -96,27 +96,6 @@ func (m *verdictMemo) Fit(n int) {
 	texts.fit(2 * n)
 }
 
-// get returns the verdict of rk on the entry (name, text), hashed as h
-// (hashOf).
-func (m *verdictMemo) get(h uint64, rk readerKey, name string, text []byte) (*Verdict, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	t := view(text)
-	if s := findSlot(m.cur, h, t, name); s != nil {
-		if v, ok := s.get(rk); ok {
-			return v, true
-		}
-	}
-	if s := findSlot(m.old, h, t, name); s != nil {
-		if v, ok := s.get(rk); ok {
-			// The old slot's text is the memo's own: kept as is.
-			m.insert(h, rk, s.text, true, name, v)
-			return v, true
-		}
-	}
-	return nil, false
-}
-
 // getAll sets out[i] to the verdict of ks[i] on the entry (name, text),
 // hashed as h, for every out[i] still nil, under one lock; it reports
 // whether every out[i] is then set.
@@ -166,13 +145,6 @@ func (m *verdictMemo) putAll(h uint64, ks []readerKey, name string, text []byte,
 			m.insert(h, rk, t, false, name, out[i])
 		}
 	}
-}
-
-// put stores v as rk's verdict on the entry (name, text), hashed as h.
-func (m *verdictMemo) put(h uint64, rk readerKey, name string, text []byte, v *Verdict) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.insert(h, rk, view(text), false, name, v)
 }
 
 // insert adds to the current generation, turning generations over when it

@@ -153,3 +153,17 @@ func TestConcurrentCollidingEntriesKeepTheirVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// get is getAll for one reader: the verdict of rk on the entry (name,
+// text), hashed as h.
+func (m *verdictMemo) get(h uint64, rk readerKey, name string, text []byte) (*Verdict, bool) {
+	var out [1]*Verdict
+	ok := m.getAll(h, []readerKey{rk}, name, text, out[:])
+	return out[0], ok
+}
+
+// put is putAll for one reader: v stored as rk's verdict on the entry
+// (name, text), hashed as h.
+func (m *verdictMemo) put(h uint64, rk readerKey, name string, text []byte, v *Verdict) {
+	m.putAll(h, []readerKey{rk}, name, text, []*Verdict{v}, []uint8{judgeOwn})
+}
