@@ -263,13 +263,7 @@ func lastByKey(n *jsonc.Node) map[string]*jsonc.Member {
 // (a map larger than a memo generation would only churn the cache).
 func (in *FileInput) verdictOf(r *registry.Reader, name string, value *jsonc.Node, cached bool) *verdict.Verdict {
 	x := in.index
-	if x != nil && x.lastJudged.value == value {
-		if i := slices.Index(x.lastJudged.readers, r); i >= 0 {
-			return x.lastJudged.verdicts[i]
-		}
-	}
-	k := judgedKey{value, r}
-	if v, ok := x.judgedAs(k); ok {
+	if v, ok := x.judgedBefore(value, r); ok {
 		return v
 	}
 	cache := in.Cache.Verdicts
@@ -277,20 +271,7 @@ func (in *FileInput) verdictOf(r *registry.Reader, name string, value *jsonc.Nod
 		cache = nil
 	}
 	v := verdict.Of(cache, in.Registry, r, verdict.Entry{Name: name, Value: value, Text: in.Parsed.Src[value.Span.Start:value.Span.End]})
-	switch {
-	case x == nil:
-	case x.perEntry:
-		if x.lastJudged.value != value {
-			x.lastJudged = judgedEntry{value: value, readers: x.lastJudged.readers[:0], verdicts: x.lastJudged.verdicts[:0]}
-		}
-		x.lastJudged.readers = append(x.lastJudged.readers, r)
-		x.lastJudged.verdicts = append(x.lastJudged.verdicts, v)
-	default:
-		if x.judged == nil {
-			x.judged = map[judgedKey]*verdict.Verdict{}
-		}
-		x.judged[k] = v
-	}
+	x.remember(value, r, v)
 	return v
 }
 
@@ -301,42 +282,47 @@ func (in *FileInput) verdictsOf(rs []*registry.Reader, name string, value *jsonc
 	x := in.index
 	missing := false
 	for i, r := range rs {
-		vs[i] = nil
-		if x != nil && x.lastJudged.value == value {
-			if j := slices.Index(x.lastJudged.readers, r); j >= 0 {
-				vs[i] = x.lastJudged.verdicts[j]
-				continue
-			}
-		}
-		if v, ok := x.judgedAs(judgedKey{value, r}); ok {
-			vs[i] = v
-			continue
-		}
-		missing = true
+		v, ok := x.judgedBefore(value, r)
+		vs[i] = v
+		missing = missing || !ok
 	}
 	if !missing {
 		return
 	}
 	verdict.OfAll(in.Cache.Verdicts, in.Registry, rs, verdict.Entry{Name: name, Value: value, Text: in.Parsed.Src[value.Span.Start:value.Span.End]}, vs)
+	for i, r := range rs {
+		x.remember(value, r, vs[i])
+	}
+}
+
+// judgedBefore is this run's verdict of r on the server value, if any:
+// the last server's (judged one after the other) or the run's map.
+func (x *parseIndex) judgedBefore(value *jsonc.Node, r *registry.Reader) (*verdict.Verdict, bool) {
+	if x != nil && x.lastJudged.value == value {
+		if i := slices.Index(x.lastJudged.readers, r); i >= 0 {
+			return x.lastJudged.verdicts[i], true
+		}
+	}
+	return x.judgedAs(judgedKey{value, r})
+}
+
+// remember records v as this run's verdict of r on the server value.
+func (x *parseIndex) remember(value *jsonc.Node, r *registry.Reader, v *verdict.Verdict) {
 	switch {
 	case x == nil:
 	case x.perEntry:
 		if x.lastJudged.value != value {
 			x.lastJudged = judgedEntry{value: value, readers: x.lastJudged.readers[:0], verdicts: x.lastJudged.verdicts[:0]}
 		}
-		for i, r := range rs {
-			if !slices.Contains(x.lastJudged.readers, r) {
-				x.lastJudged.readers = append(x.lastJudged.readers, r)
-				x.lastJudged.verdicts = append(x.lastJudged.verdicts, vs[i])
-			}
+		if !slices.Contains(x.lastJudged.readers, r) {
+			x.lastJudged.readers = append(x.lastJudged.readers, r)
+			x.lastJudged.verdicts = append(x.lastJudged.verdicts, v)
 		}
 	default:
 		if x.judged == nil {
 			x.judged = map[judgedKey]*verdict.Verdict{}
 		}
-		for i, r := range rs {
-			x.judged[judgedKey{value, r}] = vs[i]
-		}
+		x.judged[judgedKey{value, r}] = v
 	}
 }
 
