@@ -574,11 +574,11 @@ func (s *Stream) refuse(id []byte, code jsonrpc2.Code, msg string) {
 	if id == nil {
 		id = []byte("null")
 	}
-	data, err := encodeResponse(id, nil, jsonrpc2.NewError(code, msg))
+	data, err := encodeError(id, jsonrpc2.NewError(code, msg))
 	if err != nil {
 		return
 	}
-	if _, err := s.writeFrame(data); err != nil {
+	if _, err := s.writeParts(data); err != nil {
 		s.opts.Logger.Debug("writing an error reply failed", "error", err)
 	}
 }
@@ -624,7 +624,7 @@ func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 			}
 			return s.writeParts(responseStart, id, responseResult, result, messageEnd)
 		}
-		data, err = encodeResponse(id, r.Result(), r.Err())
+		data, err = encodeError(id, r.Err())
 	} else if n, ok := msg.(*jsonrpc2.Notification); ok {
 		data, err = encodeNotification(n.Method(), n.Params())
 	} else {
@@ -633,7 +633,7 @@ func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	if err != nil {
 		return 0, fmt.Errorf("marshaling message: %w", err)
 	}
-	return s.writeFrame(data)
+	return s.writeParts(data)
 }
 
 // WriteNotificationFunc sends a notification of method whose params,
@@ -654,8 +654,7 @@ func (s *Stream) WriteNotificationFunc(ctx context.Context, method string, size 
 	h = append(h, notificationParams...)
 	body := len(h) + size + 1
 	var header [48]byte
-	hd := strconv.AppendInt(append(header[:0], "Content-Length: "...), int64(body), 10)
-	hd = append(hd, "\r\n\r\n"...)
+	hd := appendHeader(header[:0], body)
 
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
@@ -705,10 +704,6 @@ func (s *Stream) write(frame []byte) (int64, error) {
 	return int64(n), nil
 }
 
-func (s *Stream) writeFrame(data []byte) (int64, error) {
-	return s.writeParts(data)
-}
-
 // writeParts frames the message made of parts, one after the other. A
 // small message is built in one buffer and written at once; a large
 // one's large parts are written as they are, after the header and the
@@ -718,7 +713,7 @@ func (s *Stream) writeParts(parts ...[]byte) (int64, error) {
 	for _, p := range parts {
 		size += len(p)
 	}
-	header := fmt.Appendf(make([]byte, 0, 32), "Content-Length: %d\r\n\r\n", size)
+	header := appendHeader(make([]byte, 0, 32), size)
 	if size <= inlinePart {
 		frame := append(make([]byte, 0, len(header)+size), header...)
 		for _, p := range parts {
@@ -822,38 +817,32 @@ type wireError struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
-// encodeResponse builds a response with id as given. An error that wraps
-// a JSON-RPC error keeps its code and the full message; any other error is
-// an InternalError.
-func encodeResponse(id []byte, result []byte, rerr error) ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"jsonrpc":"2.0","id":`)
-	b.Write(id)
-	if rerr != nil {
-		we := wireError{Code: int64(jsonrpc2.InternalError), Message: rerr.Error()}
-		var je *jsonrpc2.Error
-		if errors.As(rerr, &je) {
-			we.Code = int64(je.Code)
-			if je.Data != nil {
-				we.Data = json.RawMessage(*je.Data)
-			}
-		}
-		e, err := json.Marshal(we)
-		if err != nil {
-			return nil, err
-		}
-		b.WriteString(`,"error":`)
-		b.Write(e)
-	} else {
-		b.WriteString(`,"result":`)
-		if len(result) == 0 {
-			b.WriteString("null")
-		} else {
-			b.Write(result)
+// encodeError builds an error response with id as given. An error that
+// wraps a JSON-RPC error keeps its code and the full message; any other
+// error is an InternalError. (A result is framed from its parts, see
+// Write.)
+func encodeError(id []byte, rerr error) ([]byte, error) {
+	we := wireError{Code: int64(jsonrpc2.InternalError), Message: rerr.Error()}
+	var je *jsonrpc2.Error
+	if errors.As(rerr, &je) {
+		we.Code = int64(je.Code)
+		if je.Data != nil {
+			we.Data = json.RawMessage(*je.Data)
 		}
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	e, err := json.Marshal(we)
+	if err != nil {
+		return nil, err
+	}
+	b := append(append([]byte(nil), responseStart...), id...)
+	b = append(append(b, `,"error":`...), e...)
+	return append(b, messageEnd...), nil
+}
+
+// appendHeader appends the header of a frame whose body is n bytes.
+func appendHeader(b []byte, n int) []byte {
+	b = strconv.AppendInt(append(b, "Content-Length: "...), int64(n), 10)
+	return append(b, "\r\n\r\n"...)
 }
 
 // idKind classifies a request id.
