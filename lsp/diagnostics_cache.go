@@ -113,7 +113,8 @@ func (c *diagnosticCache) prepare(p publication) uint64 {
 			continue
 		}
 		d := &ds[i]
-		if need := diagnosticSizeHint(d); cap(slab)-len(slab) < need {
+		need := diagnosticSizeHint(d)
+		if cap(slab)-len(slab) < need {
 			slab = make([]byte, 0, max(min(hint, slabSize), need))
 		}
 		start := len(slab)
@@ -123,7 +124,7 @@ func (c *diagnosticCache) prepare(p publication) uint64 {
 			slab = append(slab, c.headBuf...)
 		}
 		slab = appendDiagnosticRest(slab, d)
-		hint -= diagnosticSizeHint(d)
+		hint -= need
 		next[i], nextHead[i] = slab[start:len(slab):len(slab)], h
 		sums[i] = maphash.Bytes(publicationSeed, next[i])
 		c.encoded++
